@@ -1,0 +1,247 @@
+package browser
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// axDoc is the accessibility tree of one frame's document, as
+// Accessibility.getFullAXTree returned it, with what is needed to place it.
+type axDoc struct {
+	target target.ID
+	frame  cdp.FrameID
+	byID   map[accessibility.NodeID]*accessibility.Node
+	root   *accessibility.Node
+	dom    *domFacts // the facts of the document's target; may be nil
+	dx, dy float64   // offset from the document's coordinates to the page's
+}
+
+func newAXDoc(tid target.ID, frame cdp.FrameID, nodes []*accessibility.Node) *axDoc {
+	d := &axDoc{target: tid, frame: frame, byID: make(map[accessibility.NodeID]*accessibility.Node, len(nodes))}
+	for _, n := range nodes {
+		d.byID[n.NodeID] = n
+	}
+	for _, n := range nodes {
+		if n.ParentID == "" {
+			d.root = n
+			break
+		}
+	}
+	if d.root == nil && len(nodes) > 0 {
+		d.root = nodes[0]
+	}
+	return d
+}
+
+// key is a node's identity for refs: its backend DOM id within its target.
+func (d *axDoc) key(id cdp.BackendNodeID) string {
+	if id == 0 {
+		return ""
+	}
+	return string(d.target) + ":" + strconv.FormatInt(int64(id), 10)
+}
+
+// grafter returns the converted content of the frame that the <iframe>
+// element with backend id owner (in doc's target) shows, or nil.
+type grafter func(doc *axDoc, owner cdp.BackendNodeID) []*tree.Node
+
+// convert turns n and its subtree into tree nodes. An ignored node (a layout
+// wrapper, a hidden element) yields its converted children, so hidden
+// subtrees vanish — Chromium marks every node under them ignored too — and
+// the rest moves up.
+func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
+	role := chromeRole(n)
+	if role == "" { // inline text boxes, list markers
+		return nil
+	}
+	var kids []*tree.Node
+	for _, id := range n.ChildIDs {
+		if c := d.byID[id]; c != nil {
+			kids = append(kids, d.convert(c, graft)...)
+		}
+	}
+	if n.Ignored {
+		return kids
+	}
+	t := &tree.Node{
+		Role: role,
+		Name: valueString(n.Name),
+		Key:  d.key(n.BackendDOMNodeID),
+	}
+	if role != tree.RoleText {
+		t.Value = valueString(n.Value)
+	}
+	d.applyProperties(t, n.Properties)
+	dn := d.domNode(n.BackendDOMNodeID)
+	if dn != nil {
+		if dn.bounds != nil {
+			b := *dn.bounds
+			b.X += d.dx
+			b.Y += d.dy
+			t.Bounds = &b
+		}
+		if dn.tag == "input" && strings.EqualFold(dn.attrs["type"], "password") {
+			t.States |= tree.Protected
+		}
+	}
+	if role == tree.RoleFrame && graft != nil {
+		kids = graft(d, n.BackendDOMNodeID)
+	}
+	t.Children = kids
+	if dn != nil && (dn.clickable || dn.pointer) && dn.tag != "label" && clickCandidate(t) {
+		t.States |= tree.Clickable
+		t.Hint = dn.hint()
+		if t.Hint == "" && t.Bounds != nil {
+			t.Hint = "unnamed at " + strconv.Itoa(int(t.Bounds.X)) + "," + strconv.Itoa(int(t.Bounds.Y))
+		}
+	}
+	return []*tree.Node{t}
+}
+
+func (d *axDoc) domNode(id cdp.BackendNodeID) *domNode {
+	if d.dom == nil || id == 0 {
+		return nil
+	}
+	return d.dom.nodes[id]
+}
+
+// A <label> is clickable only to forward the click to its control, which
+// has a ref of its own.
+//
+// clickCandidate reports whether click evidence on n means n itself is a
+// control the tree would otherwise miss. Controls already have roles; a
+// container that holds controls or a lot of text is a delegating ancestor
+// (frameworks listen on a root element), not a control.
+func clickCandidate(n *tree.Node) bool {
+	switch n.Role {
+	case tree.RoleDocument, tree.RoleFrame, tree.RoleText:
+		return false
+	}
+	if tree.IsActionRole(n.Role) {
+		return false
+	}
+	textLen, controls := 0, false
+	for _, c := range n.Children {
+		tree.Walk(c, func(x *tree.Node) bool {
+			if tree.IsActionRole(x.Role) || x.States.Has(tree.Clickable) {
+				controls = true
+			}
+			if x.Role == tree.RoleText {
+				textLen += len(x.Name)
+			}
+			return !controls
+		})
+	}
+	return !controls && textLen <= 80
+}
+
+// applyProperties sets states and the heading level from AX properties.
+func (d *axDoc) applyProperties(t *tree.Node, props []*accessibility.Property) {
+	for _, p := range props {
+		v := valueString(p.Value)
+		on := v == "true"
+		switch p.Name {
+		case accessibility.PropertyNameFocused:
+			set(t, tree.Focused, on)
+		case accessibility.PropertyNameDisabled:
+			set(t, tree.Disabled, on)
+		case accessibility.PropertyNameChecked:
+			set(t, tree.Checked, on)
+			set(t, tree.Mixed, v == "mixed")
+		case accessibility.PropertyNameSelected:
+			set(t, tree.Selected, on)
+		case accessibility.PropertyNameExpanded:
+			set(t, tree.Expanded, on)
+			set(t, tree.Collapsed, v == "false")
+		case accessibility.PropertyNamePressed:
+			set(t, tree.Pressed, on)
+			set(t, tree.Mixed, v == "mixed")
+		case accessibility.PropertyNameRequired:
+			set(t, tree.Required, on)
+		case accessibility.PropertyNameReadonly:
+			set(t, tree.Readonly, on)
+		case accessibility.PropertyNameInvalid:
+			set(t, tree.Invalid, v != "" && v != "false")
+		case accessibility.PropertyNameBusy:
+			set(t, tree.Busy, on)
+		case accessibility.PropertyNameModal:
+			set(t, tree.Modal, on)
+		case accessibility.PropertyNameMultiline:
+			set(t, tree.Multiline, on)
+		case accessibility.PropertyNameLevel:
+			if t.Role == "heading" {
+				t.Level, _ = strconv.Atoi(v)
+			}
+		}
+	}
+}
+
+func set(t *tree.Node, s tree.State, on bool) {
+	if on {
+		t.States |= s
+	}
+}
+
+// valueString decodes an AX value (a JSON string, number or boolean) to text.
+func valueString(v *accessibility.Value) string {
+	if v == nil || len(v.Value) == 0 {
+		return ""
+	}
+	raw := []byte(v.Value)
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err == nil {
+			return s
+		}
+	}
+	return strings.Trim(string(raw), `"`)
+}
+
+// chromeRole maps Chromium's role to canonical canopy role; "" drops the node
+// and its subtree.
+func chromeRole(n *accessibility.Node) string {
+	r := valueString(n.Role)
+	if c, ok := chromeRoles[r]; ok {
+		return c
+	}
+	return strings.ToLower(r)
+}
+
+var chromeRoles = map[string]string{
+	"RootWebArea":           tree.RoleDocument,
+	"WebArea":               tree.RoleDocument,
+	"StaticText":            tree.RoleText,
+	"InlineTextBox":         "",
+	"ListMarker":            "",
+	"LineBreak":             "",
+	"Iframe":                tree.RoleFrame,
+	"IframePresentational":  tree.RoleFrame,
+	"LabelText":             tree.RoleGeneric,
+	"LayoutTable":           "table",
+	"LayoutTableRow":        "row",
+	"LayoutTableCell":       "cell",
+	"DescriptionList":       "list",
+	"DescriptionListTerm":   "term",
+	"DescriptionListDetail": "definition",
+	"DisclosureTriangle":    "button",
+	"MenuListPopup":         tree.RoleGeneric,
+	"MenuListOption":        "option",
+	"SectionWithoutName":    "section",
+	"Section":               "section",
+	"image":                 "img",
+	"Canvas":                "canvas",
+	"Pre":                   "pre",
+	"Abbr":                  "abbr",
+	"Ruby":                  tree.RoleGeneric,
+	"RubyAnnotation":        tree.RoleGeneric,
+	"Legend":                tree.RoleGeneric,
+	"Caption":               "caption",
+	"Figcaption":            "figcaption",
+}

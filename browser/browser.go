@@ -1,0 +1,233 @@
+// Package browser is canopy's browser source: it launches or attaches to
+// Chromium over the Chrome DevTools Protocol (chromedp + cdproto) and turns a
+// tab — its main frame, nested frames, cross-site (out-of-process) frames and
+// shadow roots — into one tree.Node tree with stable refs.
+//
+// Gotchas a successor should know (docs/decisions has the why):
+//   - Accessibility.getFullAXTree returns one frame's document only; every
+//     child frame needs its own call, and an out-of-process frame needs a
+//     session on its own target. We graft each frame's tree under the
+//     <iframe> node that DOM.getFrameOwner names.
+//   - chromedp auto-attaches out-of-process frames but does not route their
+//     sessions; we attach to them with WithTargetID and WithDetachOnCancel
+//     (cancelling a plain WithTargetID context closes the target).
+//   - Backend DOM node ids are unique per renderer target, not per browser,
+//     so a node's identity is (target, backend id).
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// ErrEnvironment marks errors about the machine rather than the request: no
+// browser found, a browser that crashed at launch, an endpoint that does not
+// answer. The CLI exits with code 2 for them.
+var ErrEnvironment = errors.New("environment problem")
+
+// envError wraps err so that errors.Is(err, ErrEnvironment) holds while the
+// message stays the one the user needs.
+type envError struct{ err error }
+
+func (e envError) Error() string        { return e.err.Error() }
+func (e envError) Unwrap() []error      { return []error{e.err, ErrEnvironment} }
+func envErrorf(f string, a ...any) error { return envError{fmt.Errorf(f, a...)} }
+
+// Options say which browser to use and how.
+type Options struct {
+	// Exec is the Chromium or Chrome binary; empty means $CANOPY_CHROMIUM,
+	// then chromium, chromium-browser, google-chrome on $PATH.
+	Exec string
+	// CDP attaches to a running browser (http://host:port or ws://…)
+	// instead of launching one.
+	CDP string
+	// Headful shows a window (needs a display).
+	Headful bool
+	// Args are extra command-line flags for a launched browser ("--foo=bar").
+	Args []string
+	// Logger receives debug messages; nil discards them.
+	Logger *slog.Logger
+}
+
+// Browser is one connection to Chromium and the current tab. Its refs stay
+// stable for the Browser's lifetime. Methods are safe for concurrent use but
+// actions on one tab are serialised.
+type Browser struct {
+	log      *slog.Logger
+	launched bool // canopy started this browser (and will stop it)
+
+	cancelAlloc context.CancelFunc
+	browserCtx  context.Context // chromedp context of the first tab
+	cancelTab   context.CancelFunc
+
+	refs *tree.Refs
+
+	mu     sync.Mutex
+	frames map[target.ID]*frameSession // attached out-of-process frames
+}
+
+// New launches a browser, or attaches to one when opt.CDP is set, and opens
+// its current tab. The context bounds the start only; Close stops it.
+func New(ctx context.Context, opt Options) (*Browser, error) {
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	b := &Browser{log: log, refs: tree.NewRefs(), frames: map[target.ID]*frameSession{}}
+	var err error
+	if opt.CDP != "" {
+		err = b.attach(ctx, opt.CDP)
+	} else {
+		err = b.launch(ctx, opt)
+	}
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// Launched reports whether canopy started this browser (rather than
+// attaching to one that was running).
+func (b *Browser) Launched() bool { return b.launched }
+
+// Refs returns the session's ref table.
+func (b *Browser) Refs() *tree.Refs { return b.refs }
+
+func (b *Browser) launch(ctx context.Context, opt Options) error {
+	path, err := FindExec(opt.Exec)
+	if err != nil {
+		return err
+	}
+	flags := append(chromedp.DefaultExecAllocatorOptions[:0:0], chromedp.DefaultExecAllocatorOptions[:]...)
+	flags = append(flags,
+		chromedp.ExecPath(path),
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.WindowSize(1280, 800),
+	)
+	if os.Getuid() == 0 {
+		flags = append(flags, chromedp.NoSandbox)
+	}
+	if opt.Headful {
+		flags = append(flags, chromedp.Flag("headless", false), chromedp.VisibleWindow)
+	}
+	for _, a := range opt.Args {
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if hasVal {
+			flags = append(flags, chromedp.Flag(name, val))
+		} else {
+			flags = append(flags, chromedp.Flag(name, true))
+		}
+	}
+	allocCtx, cancel := chromedp.NewExecAllocator(context.Background(), flags...)
+	b.cancelAlloc = cancel
+	b.launched = true
+	tabCtx, cancelTab := chromedp.NewContext(allocCtx)
+	b.browserCtx, b.cancelTab = tabCtx, cancelTab
+	if err := runWithin(ctx, tabCtx); err != nil {
+		return envErrorf("start %s: %w", path, err)
+	}
+	return nil
+}
+
+func (b *Browser) attach(ctx context.Context, url string) error {
+	allocCtx, cancel := remote.NewAllocator(context.Background(), url)
+	b.cancelAlloc = cancel
+	bctx, cancelB := chromedp.NewContext(allocCtx)
+	targets, err := chromedp.Targets(bctx)
+	if err != nil {
+		cancelB()
+		return envErrorf("attach to %s: %w", url, err)
+	}
+	var id target.ID
+	for _, t := range targets {
+		if t.Type == "page" && !strings.HasPrefix(t.URL, "devtools://") {
+			id = t.TargetID
+			break
+		}
+	}
+	if id == "" {
+		cancelB()
+		return envErrorf("attach to %s: the browser has no open tab", url)
+	}
+	tabCtx, cancelTab := chromedp.NewContext(bctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+	b.browserCtx = tabCtx
+	b.cancelTab = func() { cancelTab(); cancelB() }
+	if err := runWithin(ctx, tabCtx); err != nil {
+		return envErrorf("attach to tab %s at %s: %w", id, url, err)
+	}
+	return nil
+}
+
+// runWithin runs chromedp's first (starting) step on tabCtx, but gives up
+// when ctx ends: tabCtx lives for the whole session, ctx only for the start.
+func runWithin(ctx context.Context, tabCtx context.Context) error {
+	done := make(chan error, 1)
+	go func() { done <- chromedp.Do(tabCtx) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("browser did not start: %w", ctx.Err())
+	}
+}
+
+// Close detaches from out-of-process frames, closes the tab when canopy
+// opened it, and stops a browser that canopy launched (removing its
+// temporary profile). It is safe to call more than once.
+func (b *Browser) Close() error {
+	b.mu.Lock()
+	for id, f := range b.frames {
+		f.cancel()
+		delete(b.frames, id)
+	}
+	b.mu.Unlock()
+	if b.cancelTab != nil {
+		if b.launched && b.browserCtx != nil {
+			_ = chromedp.Cancel(b.browserCtx) // graceful close, waits for the profile to go
+		}
+		b.cancelTab()
+		b.cancelTab = nil
+	}
+	if b.cancelAlloc != nil {
+		b.cancelAlloc()
+		b.cancelAlloc = nil
+	}
+	return nil
+}
+
+// FindExec returns the browser binary to launch: explicit when given, else
+// $CANOPY_CHROMIUM, else the first of chromium, chromium-browser,
+// google-chrome, google-chrome-stable on $PATH.
+func FindExec(explicit string) (string, error) {
+	if explicit == "" {
+		explicit = os.Getenv("CANOPY_CHROMIUM")
+	}
+	if explicit != "" {
+		p, err := exec.LookPath(explicit)
+		if err != nil {
+			return "", envErrorf("browser %q not found: %w", explicit, err)
+		}
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", envErrorf("no browser found: install Chromium (Debian/Ubuntu: apt-get install chromium), or pass --chromium PATH or set CANOPY_CHROMIUM")
+}

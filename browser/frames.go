@@ -1,0 +1,124 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// frameSession is canopy's own session on an out-of-process frame's target.
+// It stays attached for the Browser's lifetime (or until the frame goes), so
+// later snapshots pay the attach once.
+type frameSession struct {
+	ctx    context.Context // chromedp context attached to the frame's target
+	cancel context.CancelFunc
+}
+
+// frameInfo is one frame of the page: where it lives and who owns it.
+type frameInfo struct {
+	id       cdp.FrameID
+	parent   cdp.FrameID       // "" for the main frame
+	url      string            // the frame's document URL
+	session  *chromedp.Target  // the target whose renderer holds the frame
+	target   target.ID         // that target's id
+	ownerIn  *chromedp.Target  // the target that holds the parent frame (and the <iframe>)
+	ownerTID target.ID         // its id
+	owner    cdp.BackendNodeID // the <iframe> element, in ownerIn; filled later
+}
+
+// discoverFrames lists every frame of the tab: the frames of the tab's own
+// target (same-process frames at any depth), then every out-of-process frame
+// target whose parent frame is already known, repeated until no new frame
+// appears, so cross-site frames nested in cross-site frames are found too.
+func (b *Browser) discoverFrames(ctx context.Context, tab *chromedp.Target, tabID target.ID) ([]*frameInfo, error) {
+	ft, err := cdp.Call(ctx, tab, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return nil, fmt.Errorf("read the frame tree: %w", err)
+	}
+	var frames []*frameInfo
+	where := map[cdp.FrameID]*frameInfo{}
+	var add func(t *page.FrameTree, parent cdp.FrameID, s *chromedp.Target, tid target.ID)
+	add = func(t *page.FrameTree, parent cdp.FrameID, s *chromedp.Target, tid target.ID) {
+		f := &frameInfo{id: t.Frame.ID, parent: parent, url: t.Frame.URL, session: s, target: tid}
+		if p := where[parent]; p != nil {
+			f.ownerIn, f.ownerTID = p.session, p.target
+		}
+		frames = append(frames, f)
+		where[f.id] = f
+		for _, c := range t.ChildFrames {
+			add(c, f.id, s, tid)
+		}
+	}
+	add(ft.FrameTree, "", tab, tabID)
+
+	infos, err := chromedp.Targets(b.browserCtx)
+	if err != nil {
+		return frames, fmt.Errorf("list targets: %w", err)
+	}
+	live := map[target.ID]bool{}
+	for progress := true; progress; {
+		progress = false
+		for _, info := range infos {
+			if info.Type != "iframe" || live[info.TargetID] || where[info.ParentFrameID] == nil {
+				continue
+			}
+			live[info.TargetID] = true
+			progress = true
+			s, err := b.frameSession(ctx, info.TargetID)
+			if err != nil {
+				b.log.Debug("attach to frame target", "target", info.TargetID, "err", err)
+				continue
+			}
+			sft, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
+			if err != nil {
+				b.log.Debug("frame tree of frame target", "target", info.TargetID, "err", err)
+				continue
+			}
+			add(sft.FrameTree, info.ParentFrameID, s, info.TargetID)
+		}
+	}
+	b.dropGoneFrames(live)
+	return frames, nil
+}
+
+// frameSession returns canopy's session on an out-of-process frame target,
+// attaching on first use.
+func (b *Browser) frameSession(ctx context.Context, id target.ID) (*chromedp.Target, error) {
+	b.mu.Lock()
+	fs := b.frames[id]
+	b.mu.Unlock()
+	if fs == nil {
+		// WithDetachOnCancel: cancelling a WithTargetID context would
+		// otherwise close the frame's target.
+		fctx, cancel := chromedp.NewContext(b.browserCtx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+		if err := runWithin(ctx, fctx); err != nil {
+			cancel()
+			return nil, err
+		}
+		fs = &frameSession{ctx: fctx, cancel: cancel}
+		b.mu.Lock()
+		b.frames[id] = fs
+		b.mu.Unlock()
+	}
+	c := chromedp.FromContext(fs.ctx)
+	if c == nil || c.Target == nil {
+		return nil, fmt.Errorf("frame target %s has no session", id)
+	}
+	return c.Target, nil
+}
+
+// dropGoneFrames detaches from frame targets that no longer exist.
+func (b *Browser) dropGoneFrames(live map[target.ID]bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for id, fs := range b.frames {
+		if !live[id] {
+			fs.cancel()
+			delete(b.frames, id)
+		}
+	}
+}

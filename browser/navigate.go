@@ -1,0 +1,80 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// DefaultLoadTimeout caps how long Navigate waits for the load event.
+const DefaultLoadTimeout = 10 * time.Second
+
+// ErrNavigation marks a URL that could not be loaded (bad host, refused
+// connection, bad scheme): the user's input, not the machine.
+var ErrNavigation = errors.New("navigation failed")
+
+// Load says how a navigation ended.
+type Load struct {
+	// Loading is true when the load event had not fired by the cap; the page
+	// is shown as it was then.
+	Loading bool
+	Waited  time.Duration
+}
+
+// Note returns the header note for an unfinished load, or "".
+func (l Load) Note() string {
+	if !l.Loading {
+		return ""
+	}
+	return fmt.Sprintf("still loading after %s", l.Waited.Round(100*time.Millisecond))
+}
+
+// Navigate loads url in the current tab and waits for its load event, up to
+// limit (0 = DefaultLoadTimeout). A page that does not finish in time is not
+// an error: Load.Loading says so and the caller notes it. A URL that cannot
+// be loaded is an error wrapping ErrNavigation.
+func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration) (Load, error) {
+	if limit <= 0 {
+		limit = DefaultLoadTimeout
+	}
+	c := chromedp.FromContext(b.browserCtx)
+	if c == nil || c.Target == nil {
+		return Load{}, envErrorf("the browser has no open tab")
+	}
+	// Events are tied to the tab's chromedp context; wctx ends them at the
+	// cap or when the caller gives up, whichever is first.
+	wctx, cancel := context.WithTimeout(b.browserCtx, limit)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+
+	loaded := chromedp.Events(wctx, page.LoadEventFired) // subscribe before navigating
+	start := time.Now()
+	res, err := chromedp.Call(wctx, page.Navigate, page.NavigateParams{URL: url})
+	if err != nil {
+		if ctx.Err() != nil {
+			return Load{}, fmt.Errorf("navigate to %s: %w", url, ctx.Err())
+		}
+		return Load{}, fmt.Errorf("navigate to %s: %w: %w", url, ErrNavigation, err)
+	}
+	if res.ErrorText != "" {
+		return Load{}, fmt.Errorf("cannot load %s: %s: %w", url, res.ErrorText, ErrNavigation)
+	}
+	if res.LoaderID == "" {
+		return Load{}, nil // same-document navigation: no load event comes
+	}
+	for _, err := range loaded {
+		if err != nil {
+			break
+		}
+		return Load{Waited: time.Since(start)}, nil
+	}
+	if ctx.Err() != nil {
+		return Load{}, fmt.Errorf("navigate to %s: %w", url, ctx.Err())
+	}
+	return Load{Loading: true, Waited: time.Since(start)}, nil
+}

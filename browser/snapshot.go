@@ -1,0 +1,215 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/domsnapshot"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// Stats describe the cost of one snapshot, for --json and the benchmark.
+type Stats struct {
+	Frames   int           `json:"frames"`    // documents read (main + child frames)
+	Targets  int           `json:"targets"`   // renderer targets (1 + out-of-process frames)
+	AXNodes  int           `json:"ax_nodes"`  // raw accessibility nodes Chromium returned
+	Nodes    int           `json:"nodes"`     // nodes in the cleaned tree
+	CDPTime  time.Duration `json:"cdp_ns"`    // wall time spent waiting on CDP
+	WallTime time.Duration `json:"wall_ns"`   // whole snapshot
+	Settled  time.Duration `json:"settle_ns"` // unused until actions settle; kept for --json
+}
+
+// Snapshot reads the current tab — every frame, in-process or not, and every
+// shadow root — into one cleaned tree with stable refs. A frame that goes
+// away while it is read is left out and noted in the header.
+func (b *Browser) Snapshot(ctx context.Context) (*tree.Snapshot, Stats, error) {
+	start := time.Now()
+	var st Stats
+	c := chromedp.FromContext(b.browserCtx)
+	if c == nil || c.Target == nil {
+		return nil, st, envErrorf("the browser has no open tab")
+	}
+	tab := c.Target
+	tabID := targetID(b.browserCtx)
+
+	frames, err := b.discoverFrames(ctx, tab, tabID)
+	if err != nil {
+		return nil, st, err
+	}
+	fetched := b.fetch(ctx, frames)
+	st.CDPTime = time.Since(start)
+	if err := ctx.Err(); err != nil {
+		return nil, st, fmt.Errorf("snapshot interrupted: %w", err)
+	}
+	if fetched.docs[frames[0].id] == nil {
+		return nil, st, fmt.Errorf("read the page's accessibility tree: %w", fetched.errs[frames[0].id])
+	}
+	snap := b.assemble(frames, fetched, &st)
+	st.Frames = len(fetched.docs)
+	st.Targets = len(fetched.dom)
+	st.Nodes = tree.Count(snap.Root)
+	st.WallTime = time.Since(start)
+	return snap, st, nil
+}
+
+func targetID(ctx context.Context) target.ID {
+	if c := chromedp.FromContext(ctx); c != nil && c.Target != nil {
+		if info, err := cdp.Call(ctx, c.Target, target.GetTargetInfo, target.GetTargetInfoParams{}); err == nil && info.TargetInfo != nil {
+			return info.TargetInfo.TargetID
+		}
+	}
+	return ""
+}
+
+// fetched holds the raw CDP answers of one snapshot.
+type fetched struct {
+	mu     sync.Mutex
+	docs   map[cdp.FrameID][]*accessibility.Node
+	errs   map[cdp.FrameID]error
+	owners map[cdp.FrameID]cdp.BackendNodeID
+	dom    map[target.ID]*domFacts
+}
+
+// fetch issues every call a snapshot needs at once: one AX tree per frame,
+// one DOM snapshot per target, one frame-owner lookup per child frame.
+func (b *Browser) fetch(ctx context.Context, frames []*frameInfo) *fetched {
+	f := &fetched{
+		docs:   map[cdp.FrameID][]*accessibility.Node{},
+		errs:   map[cdp.FrameID]error{},
+		owners: map[cdp.FrameID]cdp.BackendNodeID{},
+		dom:    map[target.ID]*domFacts{},
+	}
+	var wg sync.WaitGroup
+	seen := map[target.ID]bool{}
+	for _, fr := range frames {
+		wg.Go(func() {
+			res, err := cdp.Call(ctx, fr.session, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: fr.id})
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if err != nil {
+				f.errs[fr.id] = err
+				return
+			}
+			f.docs[fr.id] = res.Nodes
+		})
+		if fr.ownerIn != nil {
+			wg.Go(func() {
+				res, err := cdp.Call(ctx, fr.ownerIn, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: fr.id})
+				if err != nil {
+					b.log.Debug("frame owner", "frame", fr.id, "err", err)
+					return
+				}
+				f.mu.Lock()
+				f.owners[fr.id] = res.BackendNodeID
+				f.mu.Unlock()
+			})
+		}
+		if !seen[fr.target] {
+			seen[fr.target] = true
+			wg.Go(func() {
+				res, err := cdp.Call(ctx, fr.session, domsnapshot.CaptureSnapshot, domSnapshotParams)
+				if err != nil {
+					b.log.Debug("dom snapshot", "target", fr.target, "err", err)
+					return
+				}
+				facts := indexDOM(res)
+				f.mu.Lock()
+				f.dom[fr.target] = facts
+				f.mu.Unlock()
+			})
+		}
+	}
+	wg.Wait()
+	return f
+}
+
+// assemble converts the main frame's tree and grafts each child frame's tree
+// under its <iframe> node, accumulating frame offsets into the bounds.
+func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Snapshot {
+	main := frames[0]
+	type ownerKey struct {
+		t  target.ID
+		id cdp.BackendNodeID
+	}
+	byOwner := map[ownerKey]*frameInfo{}
+	for _, fr := range frames[1:] {
+		if id, ok := f.owners[fr.id]; ok {
+			byOwner[ownerKey{fr.ownerTID, id}] = fr
+		}
+	}
+	var notes []string
+	doc := func(fr *frameInfo, dx, dy float64) *axDoc {
+		nodes := f.docs[fr.id]
+		st.AXNodes += len(nodes)
+		d := newAXDoc(fr.target, fr.id, nodes)
+		d.dom = f.dom[fr.target]
+		if d.dom != nil && fr != main {
+			// A child document scrolled inside its frame shows its
+			// content shifted up and left by the scroll offset.
+			s := d.dom.docs[fr.id]
+			dx, dy = dx-s.x, dy-s.y
+		}
+		d.dx, d.dy = dx, dy
+		return d
+	}
+	var graft grafter
+	graft = func(parent *axDoc, owner cdp.BackendNodeID) []*tree.Node {
+		fr := byOwner[ownerKey{parent.target, owner}]
+		if fr == nil {
+			return nil
+		}
+		if f.docs[fr.id] == nil {
+			if err := f.errs[fr.id]; err != nil && !errors.Is(err, context.Canceled) {
+				notes = append(notes, "frame "+fr.url+" went away during the snapshot")
+			}
+			return nil
+		}
+		// The child document starts at the <iframe>'s content box.
+		dx, dy := parent.dx, parent.dy
+		if on := parent.domNode(owner); on != nil && on.bounds != nil {
+			dx += on.bounds.X
+			dy += on.bounds.Y
+			if on.client != nil {
+				dx += on.client.X
+				dy += on.client.Y
+			}
+		}
+		d := doc(fr, dx, dy)
+		if d.root == nil {
+			return nil
+		}
+		var out []*tree.Node
+		for _, n := range d.convert(d.root, graft) {
+			if n.Role == tree.RoleDocument {
+				out = append(out, n.Children...)
+			} else {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	md := doc(main, 0, 0)
+	root := &tree.Node{Role: tree.RoleDocument}
+	if md.root != nil {
+		if conv := md.convert(md.root, graft); len(conv) == 1 && conv[0].Role == tree.RoleDocument {
+			root = conv[0]
+		} else {
+			root.Children = conv
+		}
+	}
+	tree.Clean(root)
+	b.refs.Assign(root)
+	return &tree.Snapshot{
+		Header: tree.Header{Kind: "tab", Index: 1, Title: root.Name, URL: main.url, Notes: notes},
+		Root:   root,
+	}
+}

@@ -1,0 +1,90 @@
+// Package cli holds canopy's command-line commands (cobra). Each command
+// parses flags, calls the library (browser, tree) and prints; no logic that a
+// library user would also need lives here.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/spf13/cobra"
+
+	"github.com/canopy-dev/canopy/browser"
+)
+
+// Exit codes (issue 2): 0 ok, 1 usage or input error, 2 environment problem.
+const (
+	ExitOK    = 0
+	ExitInput = 1
+	ExitEnv   = 2
+)
+
+// Main runs the canopy command line with args and returns the exit code.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintln(stderr, "canopy:", err)
+	return exitCode(err)
+}
+
+func exitCode(err error) int {
+	if errors.Is(err, browser.ErrEnvironment) {
+		return ExitEnv
+	}
+	return ExitInput
+}
+
+// browserFlags are the flags every command that drives a browser takes.
+type browserFlags struct {
+	chromium string
+	cdp      string
+	headful  bool
+	args     []string
+	verbose  bool
+}
+
+func (f *browserFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.chromium, "chromium", "", "browser binary (default: $CANOPY_CHROMIUM, chromium, chromium-browser, google-chrome)")
+	fl.StringVar(&f.cdp, "cdp", "", "attach to a running browser at this CDP endpoint (http://host:port or ws://…)")
+	fl.BoolVar(&f.headful, "headful", false, "show the browser window (needs a display)")
+	fl.StringArrayVar(&f.args, "browser-arg", nil, "extra browser flag, repeatable (e.g. --browser-arg=--lang=de)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log CDP details to stderr")
+}
+
+func (f *browserFlags) options(stderr io.Writer) browser.Options {
+	level := slog.LevelWarn
+	if f.verbose {
+		level = slog.LevelDebug
+	}
+	return browser.Options{
+		Exec:    f.chromium,
+		CDP:     f.cdp,
+		Headful: f.headful,
+		Args:    f.args,
+		Logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
+	}
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "canopy",
+		Short:         "One tool surface over web pages and the desktop, built on accessibility trees",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newSnapshotCmd(stdout, stderr), newDemoCmd(stdout, stderr))
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
+	})
+	return root
+}

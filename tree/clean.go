@@ -1,0 +1,297 @@
+package tree
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Clean removes noise from a raw tree in place and returns it (SPEC §1):
+//
+//   - unnamed generic wrappers are flattened, their children move up;
+//   - adjacent runs of text merge into one text node, and a paragraph that
+//     holds only text takes that text as its name and is printed bare;
+//   - text that only repeats its parent's name, or the name of a labelled
+//     control beside it, is dropped;
+//   - an unnamed clickable node is named by its own text, or by its Hint.
+//
+// Hidden content is the source's job: it never puts it in the raw tree.
+// Clean is idempotent, so it is safe on a tree that was already cleaned.
+func Clean(root *Node) *Node {
+	if root == nil {
+		return nil
+	}
+	root.Name = CollapseSpace(root.Name)
+	root.Children = cleanChildren(root, root.Children)
+	return root
+}
+
+func cleanChildren(parent *Node, kids []*Node) []*Node {
+	out := make([]*Node, 0, len(kids))
+	for _, c := range kids {
+		if c.Role != RoleText {
+			// Text keeps its own spaces until runs of it are merged.
+			c.Name = CollapseSpace(c.Name)
+		}
+		nameRow(c)
+		c.Children = cleanChildren(c, c.Children)
+		nameClickable(c)
+		if inlineText(c) {
+			// Inline markup in running text (code, emphasis…) reads as
+			// the text it holds; it merges with its neighbours below.
+			c = &Node{Role: RoleText, Name: " " + textOf(c) + " ", Key: c.Key}
+		}
+		if flattenable(c) || passThrough(c) {
+			out = append(out, c.Children...)
+			continue
+		}
+		if empty(c) {
+			continue
+		}
+		if c.Role == "paragraph" && c.Name == "" && len(c.Children) == 1 && c.Children[0].Role == RoleText {
+			// The paragraph keeps its role (so runs of paragraphs stay
+			// apart) and takes its text as its name; Format prints it bare.
+			c.Name = c.Children[0].Name
+			c.Children = nil
+		}
+		out = append(out, c)
+	}
+	out = mergeText(out)
+	kept := out[:0]
+	for _, c := range out {
+		if c.Role == RoleText {
+			c.Name = CollapseSpace(c.Name)
+			if c.Name == "" || separator(c.Name) {
+				continue
+			}
+		}
+		kept = append(kept, c)
+	}
+	return dropRepeatedText(parent, kept)
+}
+
+// flattenable reports whether n is a wrapper that adds nothing: no name, no
+// value, no state an agent could use, and a role that means nothing.
+func flattenable(n *Node) bool {
+	if n.Name != "" || n.Value != "" || n.States.Has(Clickable) || n.States.Has(Focused) {
+		return false
+	}
+	switch n.Role {
+	case RoleGeneric, "none", "presentation", "group", "section", "listitem", "cell", "rowgroup",
+		"emphasis", "strong", "mark", "time", "abbr", "span", "label":
+		// An unnamed group, section, or cell holds nothing worth a line of
+		// its own; its children say it all. Lists keep their items because
+		// elision counts them ("… 40 more list items").
+		if n.Role == "listitem" {
+			return len(n.Children) == 0
+		}
+		if n.Role == "cell" {
+			return len(n.Children) == 0
+		}
+		return true
+	}
+	return false
+}
+
+// inlineText reports whether n is inline markup around plain text only.
+func inlineText(n *Node) bool {
+	if n.Ref != "" || n.States != 0 || n.Name != "" && n.Role != "code" || len(n.Children) == 0 {
+		return false
+	}
+	switch n.Role {
+	case "code", "emphasis", "strong", "mark", "time", "abbr", "subscript", "superscript",
+		"deletion", "insertion", RoleGeneric:
+		return onlyText(n)
+	}
+	return false
+}
+
+// passThrough reports whether n is an unnamed paragraph, list item or cell
+// around a single control: the control says it all ("paragraph" over
+// "link …" is a wasted line).
+func passThrough(n *Node) bool {
+	if n.Value != "" || n.States != 0 || len(n.Children) != 1 || n.Children[0].Role == RoleText {
+		return false
+	}
+	if n.Name != "" && !sameText(n.Name, n.Children[0].Name) {
+		return false
+	}
+	switch n.Role {
+	case "paragraph", "listitem", "cell", "gridcell", "label":
+		return true
+	}
+	return false
+}
+
+// empty reports whether n says nothing at all: no name, value, state or
+// children, and not a control (an empty textbox still matters).
+func empty(n *Node) bool {
+	return n.Name == "" && n.Value == "" && n.States == 0 && len(n.Children) == 0 &&
+		!IsActionRole(n.Role) && n.Role != RoleFrame
+}
+
+// nameClickable gives an unnamed clickable node a name from its own text (and
+// drops that text), or from its hint, so that an agent can target it.
+func nameClickable(n *Node) {
+	if !n.States.Has(Clickable) || n.Name != "" {
+		return
+	}
+	if t := textOf(n); t != "" && onlyText(n) {
+		n.Name = t
+		n.Children = nil
+		return
+	}
+	n.Name = CollapseSpace(n.Hint)
+}
+
+// onlyText reports whether every descendant of n is text or a wrapper of text.
+func onlyText(n *Node) bool {
+	ok := true
+	for _, c := range n.Children {
+		Walk(c, func(x *Node) bool {
+			if x.Role != RoleText && (x.Role != RoleGeneric || x.Ref != "" || x.States != 0) {
+				ok = false
+			}
+			return ok
+		})
+	}
+	return ok
+}
+
+// textOf returns the collapsed text of n's descendants.
+func textOf(n *Node) string {
+	var b strings.Builder
+	for _, c := range n.Children {
+		Walk(c, func(x *Node) bool {
+			if x.Role == RoleText {
+				b.WriteString(x.Name)
+				b.WriteByte(' ')
+			}
+			return true
+		})
+	}
+	return CollapseSpace(b.String())
+}
+
+// mergeText joins adjacent text nodes into one. The merged node keeps the
+// first node's key, so its identity stays stable across snapshots.
+func mergeText(kids []*Node) []*Node {
+	out := kids[:0]
+	for _, c := range kids {
+		if c.Role == RoleText && len(out) > 0 {
+			prev := out[len(out)-1]
+			if prev.Role == RoleText && prev.States == 0 && c.States == 0 {
+				prev.Name += c.Name
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// dropRepeatedText removes text children that only repeat the parent's name
+// or the name of a control among the siblings (a <label> beside its input),
+// and, in a named row, the plain-text cells that its name already holds.
+func dropRepeatedText(parent *Node, kids []*Node) []*Node {
+	names := map[string]bool{}
+	for _, c := range kids {
+		if c.Role != RoleText && c.Name != "" {
+			names[normText(c.Name)] = true
+		}
+	}
+	pname := normText(parent.Name)
+	if parent.Role == RoleDocument || parent.Role == RoleFrame {
+		pname = "" // a page's title is not its text
+	}
+	repeats := func(t string) bool {
+		t = normText(t)
+		return t != "" && (names[t] || pname != "" && strings.Contains(pname, t))
+	}
+	out := kids[:0]
+	for _, c := range kids {
+		switch {
+		case c.Role == RoleText && repeats(c.Name):
+			continue
+		case (c.Role == "caption" || c.Role == "figcaption" || proseRoles[c.Role]) && c.Ref == "" &&
+			c.States == 0 && c.Value == "" && (len(c.Children) == 0 || onlyText(c)) && pname != "" &&
+			(normText(c.Name) == pname || normText(textOf(c)) == pname):
+			// A caption or code span that repeats its table's or link's name.
+			continue
+		case parent.Role == "row" && isCell(c) && (len(c.Children) == 0 || onlyText(c)) && c.States == 0:
+			continue // its text is in the row's name
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func isCell(n *Node) bool {
+	switch n.Role {
+	case "cell", "gridcell", "columnheader", "rowheader":
+		return true
+	}
+	return false
+}
+
+// nameRow names an unnamed table row after its cells, "1 | Ada | Admin", the
+// way an agent reads a row and a `name~:` selector finds it.
+func nameRow(n *Node) {
+	if n.Role != "row" || n.Name != "" {
+		return
+	}
+	var parts []string
+	for _, c := range n.Children {
+		if !isCell(c) {
+			continue
+		}
+		t := CollapseSpace(c.Name)
+		if t == "" {
+			t = textOf(c)
+		}
+		parts = append(parts, t)
+	}
+	n.Name = strings.Join(parts, " | ")
+}
+
+// separator reports whether t is a visual separator ("|", "»", "·"): a
+// rune or two with no letter or digit.
+func separator(t string) bool {
+	return normText(t) == "" && len([]rune(t)) <= 2
+}
+
+// normText is the form in which two texts are compared for repetition:
+// letters and digits only, lowercased, so spacing and punctuation that CSS
+// or markup add do not hide a repeat.
+func normText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+func sameText(a, b string) bool { return normText(a) == normText(b) }
+
+// CollapseSpace trims s and collapses every run of white space to one space.
+func CollapseSpace(s string) string {
+	if s == "" {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,250 @@
+package tree
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// DefaultBudget is the token budget of a default snapshot (SPEC §1, ≈4k).
+const DefaultBudget = 4000
+
+// minElide is the shortest run of similar siblings that may be elided; a
+// container with a run this long gets a ref so the elision line can point at
+// it.
+const minElide = 5
+
+// Name length limits of a budgeted snapshot; a full snapshot cuts nothing.
+const (
+	maxName = 100 // names of controls and containers
+	maxText = 300 // running text
+)
+
+// Options control Format.
+type Options struct {
+	// Budget is the most tokens the text may take; 0 means DefaultBudget.
+	Budget int
+	// Full prints everything: no budget, no elision, no cut names.
+	Full bool
+}
+
+// Format prints a snapshot as compact text (SPEC §1): the header line, then
+// one line per node with two-space indentation. Unless opt.Full, the text fits
+// opt.Budget tokens (by [EstimateTokens]): long runs of similar siblings keep
+// their first items and end in a line that says how many were left out and
+// how to see them, e.g. `… 940 more rows (snapshot e412)`.
+//
+// Format is the only formatter: every surface prints trees through it.
+func Format(s *Snapshot, opt Options) string {
+	f := formatter{full: opt.Full, budget: opt.Budget}
+	if f.budget <= 0 {
+		f.budget = DefaultBudget
+	}
+	var b strings.Builder
+	b.WriteString(s.Header.Line())
+	b.WriteByte('\n')
+	if s.Root == nil {
+		return b.String()
+	}
+	if f.full {
+		f.cap = -1
+		f.write(&b, s.Root, 0)
+		return b.String()
+	}
+	f.measure(s.Root)
+	avail := f.budget - EstimateTokens(b.String())
+	f.cap = f.pickCap(s.Root.Children, avail)
+	if f.cap == 0 {
+		// Even one item per run is too much: print what fits and say how
+		// much is left.
+		f.cap = 1
+		f.limit = avail - tailCost
+	}
+	f.write(&b, s.Root, 0)
+	if f.cut > 0 {
+		b.WriteString("… ")
+		b.WriteString(strconv.Itoa(f.cut))
+		b.WriteString(" more lines (snapshot --full, or --scope a ref above)\n")
+	}
+	return b.String()
+}
+
+// tailCost is what the closing "… N more lines" line may cost.
+const tailCost = 20
+
+type formatter struct {
+	full   bool
+	budget int
+	cap    int            // items kept per run; -1 keeps all
+	cost   map[*Node]int  // tokens of a node's own line at depth 0
+	limit  int            // when > 0, stop printing once this many tokens are spent
+	spent  int            // tokens printed so far, when limit > 0
+	cut    int            // lines not printed because of limit
+	maxRun int            // longest run anywhere, an upper bound for cap
+}
+
+// measure caches each node's line cost and finds the longest run.
+func (f *formatter) measure(root *Node) {
+	f.cost = map[*Node]int{}
+	Walk(root, func(n *Node) bool {
+		f.cost[n] = EstimateTokens(f.line(n))
+		f.maxRun = max(f.maxRun, longestRun(n.Children))
+		return true
+	})
+}
+
+// pickCap returns the largest number of items per run for which the tree
+// fits avail tokens; -1 when it fits whole, 0 when even 1 does not fit.
+func (f *formatter) pickCap(kids []*Node, avail int) int {
+	if f.total(kids, 0, -1) <= avail {
+		return -1
+	}
+	lo, hi := 0, f.maxRun // invariant: lo fits (0 = nothing known to fit)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if f.total(kids, 0, mid) <= avail {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// total returns the tokens the children take at depth when runs keep cap
+// items (-1 keeps all). Indentation costs about one token per two levels.
+func (f *formatter) total(kids []*Node, depth, cap int) int {
+	sum := 0
+	forRuns(kids, cap, func(n *Node, hidden int, role string) {
+		if n == nil {
+			sum += 12 + depth/2
+			return
+		}
+		sum += f.cost[n] + depth/2 + f.total(n.Children, depth+1, cap)
+	})
+	return sum
+}
+
+// forRuns calls fn for every child that is printed, and once per elided run
+// with n == nil, the number hidden and the run's role.
+func forRuns(kids []*Node, cap int, fn func(n *Node, hidden int, role string)) {
+	for i := 0; i < len(kids); {
+		j := i + 1
+		for j < len(kids) && similar(kids[j-1], kids[j]) {
+			j++
+		}
+		run := j - i
+		keep := run
+		if cap >= 0 && run >= minElide && run-cap >= 2 {
+			keep = cap
+		}
+		for k := i; k < i+keep; k++ {
+			fn(kids[k], 0, "")
+		}
+		if keep < run {
+			fn(nil, run-keep, kind(kids[i]))
+		}
+		i = j
+	}
+}
+
+// write prints parent's children at depth.
+func (f *formatter) write(b *strings.Builder, parent *Node, depth int) {
+	forRuns(parent.Children, f.cap, func(n *Node, hidden int, role string) {
+		if n == nil {
+			f.emit(b, depth, "… "+strconv.Itoa(hidden)+" more "+pluralRole(role, hidden)+" ("+seeMore(parent)+")")
+			return
+		}
+		f.emit(b, depth, f.line(n))
+		f.write(b, n, depth+1)
+	})
+}
+
+// seeMore says how to see an elided run: a snapshot of the run's parent.
+func seeMore(parent *Node) string {
+	if parent.Ref != "" {
+		return "snapshot " + parent.Ref
+	}
+	return "snapshot --full"
+}
+
+func (f *formatter) emit(b *strings.Builder, depth int, text string) {
+	if f.limit > 0 {
+		c := EstimateTokens(text) + depth/2
+		if f.cut > 0 || f.spent+c > f.limit {
+			f.cut++
+			return
+		}
+		f.spent += c
+	}
+	for range depth {
+		b.WriteString("  ")
+	}
+	b.WriteString(text)
+	b.WriteByte('\n')
+}
+
+// line renders one node: ROLE "NAME" REF LEVEL STATES VALUE. Text and
+// paragraphs of plain text print as a bare quoted string.
+func (f *formatter) line(n *Node) string {
+	limit := 0
+	if !f.full {
+		limit = maxName
+	}
+	if (n.Role == RoleText || n.Role == "paragraph") && n.Ref == "" && n.Name != "" && len(n.Children) == 0 {
+		if !f.full {
+			limit = maxText
+		}
+		return quote(n.Name, limit)
+	}
+	var b strings.Builder
+	b.WriteString(n.Role)
+	if n.Name != "" {
+		b.WriteByte(' ')
+		b.WriteString(quote(n.Name, limit))
+	}
+	if n.Ref != "" {
+		b.WriteByte(' ')
+		b.WriteString(n.Ref)
+	}
+	if n.Level > 0 && n.Role == "heading" {
+		b.WriteString(" h")
+		b.WriteString(strconv.Itoa(n.Level))
+	}
+	if n.States != 0 {
+		b.WriteByte(' ')
+		b.WriteString(n.States.String())
+	}
+	if n.Value != "" && !n.States.Has(Protected) {
+		b.WriteString(" value=")
+		b.WriteString(quote(n.Value, limit))
+	}
+	return b.String()
+}
+
+// quote writes s in double quotes with `"` and `\` escaped and newlines as
+// \n, cut to limit runes with "…" (0 = no limit).
+func quote(s string, limit int) string {
+	if limit > 0 && utf8.RuneCountInString(s) > limit {
+		r := []rune(s)
+		s = strings.TrimRight(string(r[:limit-1]), " ") + "…"
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,129 @@
+// Package tree is canopy's one node model: the accessibility tree of a page or
+// a desktop reduced to what an agent needs, and everything done to it that does
+// not depend on where it came from — cleaning, refs, the compact text, the
+// token budget.
+//
+// Sources (the browser over CDP, later the desktop over AT-SPI) build a raw
+// tree of [Node] values with canonical roles and a source [Node.Key]; then
+// [Clean] removes noise, [Refs.Assign] gives stable refs, and [Format] prints
+// the compact text of SPEC §1 within a token budget.
+package tree
+
+import (
+	"strings"
+)
+
+// Node is one accessible object: a control, a container, or a run of text.
+//
+// Role is canonical and lowercase (see roles.go). Static text has role
+// [RoleText] and carries its text in Name. Children are in reading order.
+type Node struct {
+	Role     string  `json:"role"`
+	Name     string  `json:"name,omitempty"`
+	Value    string  `json:"value,omitempty"`
+	Ref      string  `json:"ref,omitempty"`
+	States   State   `json:"states,omitempty"`
+	Level    int     `json:"level,omitempty"`
+	Bounds   *Rect   `json:"bounds,omitempty"`
+	Children []*Node `json:"children,omitempty"`
+
+	// Key names the underlying object for the whole session (a DOM node in a
+	// given target, an AT-SPI object path). Refs are keyed by it. Empty for
+	// nodes that have no identity of their own (merged text).
+	Key string `json:"-"`
+	// Hint is a name of last resort for an unnamed clickable node (a title,
+	// an image's alt, a class word), used only when Name stays empty.
+	Hint string `json:"-"`
+}
+
+// Rect is a box in page CSS pixels (or screen pixels on the desktop).
+type Rect struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+}
+
+// Header describes a snapshot's scope, printed as its first line, e.g.
+// `tab 1 "Acme login" 127.0.0.1:8080/login`.
+type Header struct {
+	Kind  string   `json:"kind"` // "tab", "window", "desktop"
+	Index int      `json:"index,omitempty"`
+	Title string   `json:"title"`
+	URL   string   `json:"url,omitempty"`
+	Notes []string `json:"notes,omitempty"` // e.g. "still loading after 10s"
+}
+
+// Line renders the header as text. The URL is shown without its scheme to
+// save tokens; notes follow in parentheses.
+func (h Header) Line() string {
+	var b strings.Builder
+	b.WriteString(h.Kind)
+	if h.Index > 0 {
+		b.WriteByte(' ')
+		b.WriteString(itoa(h.Index))
+	}
+	b.WriteByte(' ')
+	b.WriteString(quote(h.Title, 0))
+	if h.URL != "" {
+		b.WriteByte(' ')
+		b.WriteString(trimScheme(h.URL))
+	}
+	for _, n := range h.Notes {
+		b.WriteString(" (")
+		b.WriteString(n)
+		b.WriteByte(')')
+	}
+	return b.String()
+}
+
+// Snapshot is one observation: a header and the tree under it. Root is the
+// document (or window) node; its own line is the header, so Format prints
+// only its children.
+type Snapshot struct {
+	Header Header `json:"header"`
+	Root   *Node  `json:"root"`
+}
+
+// Walk calls fn for n and every descendant in document order. When fn returns
+// false the node's children are skipped.
+func Walk(n *Node, fn func(*Node) bool) {
+	if n == nil || !fn(n) {
+		return
+	}
+	for _, c := range n.Children {
+		Walk(c, fn)
+	}
+}
+
+// Count returns the number of nodes in the tree under n, n included.
+func Count(n *Node) int {
+	c := 0
+	Walk(n, func(*Node) bool { c++; return true })
+	return c
+}
+
+// FindRef returns the node under n whose ref is ref, or nil.
+func FindRef(n *Node, ref string) *Node {
+	var found *Node
+	Walk(n, func(x *Node) bool {
+		if found != nil {
+			return false
+		}
+		if x.Ref == ref {
+			found = x
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+func trimScheme(u string) string {
+	for _, p := range []string{"http://", "https://"} {
+		if strings.HasPrefix(u, p) {
+			return strings.TrimSuffix(u[len(p):], "/")
+		}
+	}
+	return u
+}
