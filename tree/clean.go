@@ -157,12 +157,13 @@ func onlyText(n *Node) bool {
 	return ok
 }
 
-// textOf returns the collapsed text of n's descendants.
+// textOf returns the collapsed text of n's descendants: their text, and the
+// names of named leaves (a link inside a sentence reads as its name).
 func textOf(n *Node) string {
 	var b strings.Builder
 	for _, c := range n.Children {
 		Walk(c, func(x *Node) bool {
-			if x.Role == RoleText {
+			if x.Role == RoleText || x.Name != "" && len(x.Children) == 0 {
 				b.WriteString(x.Name)
 				b.WriteByte(' ')
 			}

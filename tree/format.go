@@ -47,19 +47,12 @@ func Format(s *Snapshot, opt Options) string {
 		return b.String()
 	}
 	if f.full {
-		f.cap = -1
+		f.cap, f.depth = -1, -1
 		f.write(&b, s.Root, 0)
 		return b.String()
 	}
 	f.measure(s.Root)
-	avail := f.budget - EstimateTokens(b.String())
-	f.cap = f.pickCap(s.Root.Children, avail)
-	if f.cap == 0 {
-		// Even one item per run is too much: print what fits and say how
-		// much is left.
-		f.cap = 1
-		f.limit = avail - tailCost
-	}
+	f.plan(s.Root.Children, f.budget-EstimateTokens(b.String()))
 	f.write(&b, s.Root, 0)
 	if f.cut > 0 {
 		b.WriteString("… ")
@@ -73,19 +66,22 @@ func Format(s *Snapshot, opt Options) string {
 const tailCost = 20
 
 type formatter struct {
-	full   bool
-	budget int
-	cap    int            // items kept per run; -1 keeps all
-	cost   map[*Node]int  // tokens of a node's own line at depth 0
-	limit  int            // when > 0, stop printing once this many tokens are spent
-	spent  int            // tokens printed so far, when limit > 0
-	cut    int            // lines not printed because of limit
-	maxRun int            // longest run anywhere, an upper bound for cap
+	full     bool
+	budget   int
+	cap      int           // items kept per run; -1 keeps all
+	depth    int           // levels printed; -1 prints all
+	cost     map[*Node]int // tokens of a node's own line at depth 0
+	cutCosts map[*Node]int // tokens of a node's line when its children are cut
+	limit    int           // when > 0, stop printing once this many tokens are spent
+	spent    int           // tokens printed so far, when limit > 0
+	cut      int           // lines not printed because of limit
+	maxRun   int           // longest run anywhere, an upper bound for cap
 }
 
 // measure caches each node's line cost and finds the longest run.
 func (f *formatter) measure(root *Node) {
 	f.cost = map[*Node]int{}
+	f.cutCosts = map[*Node]int{}
 	Walk(root, func(n *Node) bool {
 		f.cost[n] = EstimateTokens(f.line(n))
 		f.maxRun = max(f.maxRun, longestRun(n.Children))
@@ -93,37 +89,98 @@ func (f *formatter) measure(root *Node) {
 	})
 }
 
-// pickCap returns the largest number of items per run for which the tree
-// fits avail tokens; -1 when it fits whole, 0 when even 1 does not fit.
-func (f *formatter) pickCap(kids []*Node, avail int) int {
-	if f.total(kids, 0, -1) <= avail {
-		return -1
+// minCap is the fewest items a run keeps before the budget starts cutting
+// depth instead: three rows say more about a table than one row and its cells.
+const minCap = 3
+
+// plan picks how to fit avail tokens, trying in order: everything; fewer
+// items per run (down to minCap); shallower trees at minCap; one item per run
+// at depth 1; and finally a hard cut with a closing line.
+func (f *formatter) plan(kids []*Node, avail int) {
+	f.cap, f.depth = -1, -1
+	if f.total(kids, 0) <= avail {
+		return
 	}
-	lo, hi := 0, f.maxRun // invariant: lo fits (0 = nothing known to fit)
+	// Largest cap in [minCap, maxRun] that fits, by bisection.
+	lo, hi := minCap-1, f.maxRun
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if f.total(kids, 0, mid) <= avail {
+		if f.cap = mid; f.total(kids, 0) <= avail {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	return lo
+	if lo >= minCap {
+		f.cap = lo
+		return
+	}
+	f.cap = minCap
+	for d := 12; d >= 1; d-- {
+		if f.depth = d; f.total(kids, 0) <= avail {
+			// Spend what the depth cut left on more items per run.
+			lo, hi := minCap, f.maxRun
+			for lo < hi {
+				mid := (lo + hi + 1) / 2
+				if f.cap = mid; f.total(kids, 0) <= avail {
+					lo = mid
+				} else {
+					hi = mid - 1
+				}
+			}
+			f.cap = lo
+			return
+		}
+	}
+	f.cap, f.depth = 1, 1
+	if f.total(kids, 0) > avail {
+		f.limit = avail - tailCost
+	}
 }
 
-// total returns the tokens the children take at depth when runs keep cap
-// items (-1 keeps all). Indentation costs about one token per two levels.
-func (f *formatter) total(kids []*Node, depth, cap int) int {
+// total returns the tokens the children take at depth under the current cap
+// and depth limit. Indentation costs about one token per two levels.
+func (f *formatter) total(kids []*Node, depth int) int {
 	sum := 0
-	forRuns(kids, cap, func(n *Node, hidden int, role string) {
+	forRuns(kids, f.cap, func(n *Node, hidden int, role string) {
 		if n == nil {
 			sum += 12 + depth/2
 			return
 		}
-		sum += f.cost[n] + depth/2 + f.total(n.Children, depth+1, cap)
+		if f.deep(depth) && len(n.Children) > 0 {
+			sum += f.cutCost(n) + depth/2
+			return
+		}
+		sum += f.cost[n] + depth/2
+		sum += f.total(n.Children, depth+1)
 	})
 	return sum
 }
+
+// cutLine prints a node whose children the depth limit hides: running text
+// (a paragraph with links in it) as its text, anything else as its own line
+// and a count of what is inside.
+func (f *formatter) cutLine(n *Node) string {
+	if proseRoles[n.Role] || n.Role == "listitem" {
+		if t := textOf(n); t != "" && n.Ref == "" {
+			return quote(t, maxText)
+		}
+	}
+	return f.line(n) + " (… " + strconv.Itoa(Count(n)-1) + " more inside)"
+}
+
+func (f *formatter) cutCost(n *Node) int {
+	c, ok := f.cutCosts[n]
+	if !ok {
+		c = EstimateTokens(f.cutLine(n))
+		f.cutCosts[n] = c
+	}
+	return c
+}
+
+// deep reports whether the children of a node at depth are cut by the
+// depth limit.
+func (f *formatter) deep(depth int) bool { return f.depth >= 0 && depth+1 >= f.depth }
 
 // forRuns calls fn for every child that is printed, and once per elided run
 // with n == nil, the number hidden and the run's role.
@@ -153,6 +210,10 @@ func (f *formatter) write(b *strings.Builder, parent *Node, depth int) {
 	forRuns(parent.Children, f.cap, func(n *Node, hidden int, role string) {
 		if n == nil {
 			f.emit(b, depth, "… "+strconv.Itoa(hidden)+" more "+pluralRole(role, hidden)+" ("+seeMore(parent)+")")
+			return
+		}
+		if f.deep(depth) && len(n.Children) > 0 {
+			f.emit(b, depth, f.cutLine(n))
 			return
 		}
 		f.emit(b, depth, f.line(n))
