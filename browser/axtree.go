@@ -21,6 +21,8 @@ type axDoc struct {
 	root   *accessibility.Node
 	dom    *domFacts // the facts of the document's target; may be nil
 	dx, dy float64   // offset from the document's coordinates to the page's
+	// unread counts children a partial read left out, by parent.
+	unread map[accessibility.NodeID]int
 }
 
 func newAXDoc(tid target.ID, frame cdp.FrameID, nodes []*accessibility.Node) *axDoc {
@@ -66,6 +68,9 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 		if c := d.byID[id]; c != nil {
 			kids = append(kids, d.convert(c, graft)...)
 		}
+	}
+	if u := d.unread[n.NodeID]; u > 0 {
+		kids = append(kids, &tree.Node{Role: tree.RoleUnread, Unread: u})
 	}
 	if n.Ignored {
 		return kids

@@ -41,8 +41,8 @@ var ErrEnvironment = errors.New("environment problem")
 // message stays the one the user needs.
 type envError struct{ err error }
 
-func (e envError) Error() string        { return e.err.Error() }
-func (e envError) Unwrap() []error      { return []error{e.err, ErrEnvironment} }
+func (e envError) Error() string         { return e.err.Error() }
+func (e envError) Unwrap() []error       { return []error{e.err, ErrEnvironment} }
 func envErrorf(f string, a ...any) error { return envError{fmt.Errorf(f, a...)} }
 
 // Options say which browser to use and how.

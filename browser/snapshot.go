@@ -28,10 +28,18 @@ type Stats struct {
 	Settled  time.Duration `json:"settle_ns"` // unused until actions settle; kept for --json
 }
 
+// SnapshotOptions tune a snapshot read.
+type SnapshotOptions struct {
+	// Full reads every node even of a very large page (which can take a
+	// minute); otherwise a large document is read on demand, enough for a
+	// budgeted snapshot.
+	Full bool
+}
+
 // Snapshot reads the current tab — every frame, in-process or not, and every
 // shadow root — into one cleaned tree with stable refs. A frame that goes
 // away while it is read is left out and noted in the header.
-func (b *Browser) Snapshot(ctx context.Context) (*tree.Snapshot, Stats, error) {
+func (b *Browser) Snapshot(ctx context.Context, opt SnapshotOptions) (*tree.Snapshot, Stats, error) {
 	start := time.Now()
 	var st Stats
 	c := chromedp.FromContext(b.browserCtx)
@@ -45,7 +53,7 @@ func (b *Browser) Snapshot(ctx context.Context) (*tree.Snapshot, Stats, error) {
 	if err != nil {
 		return nil, st, err
 	}
-	fetched := b.fetch(ctx, frames)
+	fetched := b.fetch(ctx, frames, opt.Full)
 	st.CDPTime = time.Since(start)
 	if err := ctx.Err(); err != nil {
 		return nil, st, fmt.Errorf("snapshot interrupted: %w", err)
@@ -55,7 +63,11 @@ func (b *Browser) Snapshot(ctx context.Context) (*tree.Snapshot, Stats, error) {
 	}
 	snap := b.assemble(frames, fetched, &st)
 	st.Frames = len(fetched.docs)
-	st.Targets = len(fetched.dom)
+	targets := map[target.ID]bool{}
+	for _, fr := range frames {
+		targets[fr.target] = true
+	}
+	st.Targets = len(targets)
 	st.Nodes = tree.Count(snap.Root)
 	st.WallTime = time.Since(start)
 	return snap, st, nil
@@ -77,31 +89,42 @@ type fetched struct {
 	errs   map[cdp.FrameID]error
 	owners map[cdp.FrameID]cdp.BackendNodeID
 	dom    map[target.ID]*domFacts
+	unread map[cdp.FrameID]map[accessibility.NodeID]int // partial reads
+	notes  []string
 }
 
 // fetch issues every call a snapshot needs at once: one AX tree per frame,
 // one DOM snapshot per target, one frame-owner lookup per child frame.
-func (b *Browser) fetch(ctx context.Context, frames []*frameInfo) *fetched {
+func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fetched {
 	f := &fetched{
 		docs:   map[cdp.FrameID][]*accessibility.Node{},
 		errs:   map[cdp.FrameID]error{},
 		owners: map[cdp.FrameID]cdp.BackendNodeID{},
 		dom:    map[target.ID]*domFacts{},
+		unread: map[cdp.FrameID]map[accessibility.NodeID]int{},
+	}
+	main := frames[0]
+	large := 0
+	if !full {
+		if n, err := countElements(ctx, main.session); err == nil && n > largeDocElements {
+			large = n
+		}
 	}
 	var wg sync.WaitGroup
 	seen := map[target.ID]bool{}
+	if large > 0 {
+		// The DOM snapshot of a large page costs seconds too; its click
+		// evidence and bounds are skipped.
+		seen[main.target] = true
+	}
 	for _, fr := range frames {
-		wg.Go(func() {
-			res, err := cdp.Call(ctx, fr.session, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: fr.id})
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			if err != nil {
-				f.errs[fr.id] = err
-				return
-			}
-			f.docs[fr.id] = res.Nodes
-		})
+		if fr == main && large > 0 {
+			wg.Go(func() { f.readLarge(ctx, fr, large) })
+		} else {
+			wg.Go(func() { f.readFull(ctx, fr) })
+		}
 		if fr.ownerIn != nil {
+
 			wg.Go(func() {
 				res, err := cdp.Call(ctx, fr.ownerIn, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: fr.id})
 				if err != nil {
@@ -132,6 +155,32 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo) *fetched {
 	return f
 }
 
+// readFull reads a frame's whole AX tree in one call.
+func (f *fetched) readFull(ctx context.Context, fr *frameInfo) {
+	res, err := cdp.Call(ctx, fr.session, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: fr.id})
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err != nil {
+		f.errs[fr.id] = err
+		return
+	}
+	f.docs[fr.id] = res.Nodes
+}
+
+// readLarge reads a large frame's AX tree on demand.
+func (f *fetched) readLarge(ctx context.Context, fr *frameInfo, elements int) {
+	p, err := readPartial(ctx, fr.session, fr.id)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err != nil {
+		f.errs[fr.id] = err
+		return
+	}
+	f.docs[fr.id] = p.nodes
+	f.unread[fr.id] = p.unread
+	f.notes = append(f.notes, fmt.Sprintf("large page: %d elements, read on demand; --full reads all", elements))
+}
+
 // assemble converts the main frame's tree and grafts each child frame's tree
 // under its <iframe> node, accumulating frame offsets into the bounds.
 func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Snapshot {
@@ -146,11 +195,12 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 			byOwner[ownerKey{fr.ownerTID, id}] = fr
 		}
 	}
-	var notes []string
+	notes := f.notes
 	doc := func(fr *frameInfo, dx, dy float64) *axDoc {
 		nodes := f.docs[fr.id]
 		st.AXNodes += len(nodes)
 		d := newAXDoc(fr.target, fr.id, nodes)
+		d.unread = f.unread[fr.id]
 		d.dom = f.dom[fr.target]
 		if d.dom != nil && fr != main {
 			// A child document scrolled inside its frame shows its

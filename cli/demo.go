@@ -71,7 +71,7 @@ func runDemo(ctx context.Context, f browserFlags, pages []string, full bool, std
 		if err != nil {
 			return err
 		}
-		snap, st, err := b.Snapshot(ctx)
+		snap, st, err := b.Snapshot(ctx, browser.SnapshotOptions{Full: full})
 		if err != nil {
 			return err
 		}

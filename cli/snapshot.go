@@ -78,7 +78,7 @@ func runSnapshot(ctx context.Context, url string, f snapshotFlags, stdout, stder
 	}
 	snapCtx, cancelSnap := context.WithTimeout(ctx, 60*time.Second)
 	defer cancelSnap()
-	snap, stats, err := b.Snapshot(snapCtx)
+	snap, stats, err := b.Snapshot(snapCtx, browser.SnapshotOptions{Full: f.full})
 	if err != nil {
 		return err
 	}

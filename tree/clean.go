@@ -125,7 +125,7 @@ func passThrough(n *Node) bool {
 // empty reports whether n says nothing at all: no name, value, state or
 // children, and not a control (an empty textbox still matters).
 func empty(n *Node) bool {
-	return n.Name == "" && n.Value == "" && n.States == 0 && len(n.Children) == 0 &&
+	return n.Unread == 0 && n.Name == "" && n.Value == "" && n.States == 0 && len(n.Children) == 0 &&
 		!IsActionRole(n.Role) && n.Role != RoleFrame
 }
 

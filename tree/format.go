@@ -248,6 +248,9 @@ func (f *formatter) emit(b *strings.Builder, depth int, text string) {
 // line renders one node: ROLE "NAME" REF LEVEL STATES VALUE. Text and
 // paragraphs of plain text print as a bare quoted string.
 func (f *formatter) line(n *Node) string {
+	if n.Role == RoleUnread {
+		return "… " + strconv.Itoa(n.Unread) + " more items not read (snapshot --full)"
+	}
 	limit := 0
 	if !f.full {
 		limit = maxName

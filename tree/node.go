@@ -26,6 +26,9 @@ type Node struct {
 	Level    int     `json:"level,omitempty"`
 	Bounds   *Rect   `json:"bounds,omitempty"`
 	Children []*Node `json:"children,omitempty"`
+	// Unread counts children the source did not read (a large page read on
+	// demand); only on a RoleUnread placeholder.
+	Unread int `json:"unread,omitempty"`
 
 	// Key names the underlying object for the whole session (a DOM node in a
 	// given target, an AT-SPI object path). Refs are keyed by it. Empty for

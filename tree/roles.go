@@ -7,6 +7,7 @@ const (
 	RoleGeneric  = "generic"  // a wrapper with no semantics; flattened when unnamed
 	RoleDocument = "document" // a page or frame document
 	RoleFrame    = "iframe"   // a frame owner; its document's content sits under it
+	RoleUnread   = "unread"   // a placeholder for children a source did not read
 )
 
 // actionRoles are roles an agent can act on: they always get a ref.
