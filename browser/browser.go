@@ -136,7 +136,7 @@ func (b *Browser) launch(ctx context.Context, opt Options) error {
 	allocCtx, cancel := chromedp.NewExecAllocator(context.Background(), flags...)
 	b.cancelAlloc = cancel
 	b.launched = true
-	tabCtx, cancelTab := chromedp.NewContext(allocCtx)
+	tabCtx, cancelTab := chromedp.NewContext(allocCtx, b.chromedpLogs()...)
 	b.browserCtx, b.cancelTab = tabCtx, cancelTab
 	if err := runWithin(ctx, tabCtx); err != nil {
 		return envErrorf("start %s: %w", path, err)
@@ -147,7 +147,7 @@ func (b *Browser) launch(ctx context.Context, opt Options) error {
 func (b *Browser) attach(ctx context.Context, url string) error {
 	allocCtx, cancel := remote.NewAllocator(context.Background(), url)
 	b.cancelAlloc = cancel
-	bctx, cancelB := chromedp.NewContext(allocCtx)
+	bctx, cancelB := chromedp.NewContext(allocCtx, b.chromedpLogs()...)
 	targets, err := chromedp.Targets(bctx)
 	if err != nil {
 		cancelB()
@@ -171,6 +171,14 @@ func (b *Browser) attach(ctx context.Context, url string) error {
 		return envErrorf("attach to tab %s at %s: %w", id, url, err)
 	}
 	return nil
+}
+
+// chromedpLogs routes chromedp's own messages (by default printed with the
+// standard logger) to the session's logger at debug level: they are about
+// CDP plumbing, and the errors that matter reach the caller as values.
+func (b *Browser) chromedpLogs() []chromedp.ContextOption {
+	logf := func(format string, args ...any) { b.log.Debug(fmt.Sprintf(format, args...), "from", "chromedp") }
+	return []chromedp.ContextOption{chromedp.WithLogf(logf), chromedp.WithErrorf(logf), chromedp.WithDebugf(func(string, ...any) {})}
 }
 
 // runWithin runs chromedp's first (starting) step on tabCtx, but gives up

@@ -126,6 +126,9 @@ func TestFormatElidesLongTable(t *testing.T) {
 		t.Fatal("the table has no ref")
 	}
 	out := tree.Format(s, tree.Options{})
+	if got := realTokens(t, out); got > tree.DefaultBudget {
+		t.Errorf("%d real o200k tokens, over the default budget %d", got, tree.DefaultBudget)
+	}
 	m := elisionRE.FindAllStringSubmatch(out, -1)
 	if len(m) != 1 {
 		t.Fatalf("want one `… N more rows (snapshot eX)` line, got %d:\n%s", len(m), out)

@@ -124,6 +124,22 @@ func TestFormatBudgetRealTokens(t *testing.T) {
 	}
 }
 
+// TestFormatBudgetSweep checks many budgets, so that a planner that only
+// happens to fit the round numbers above still fails.
+func TestFormatBudgetSweep(t *testing.T) {
+	for name, snap := range map[string]*tree.Snapshot{"table": bigTable(1000), "wide": wideTree(), "flat": flatTree()} {
+		worst, worstBudget := 0, 0
+		for budget := 400; budget <= 2400; budget += 200 {
+			if over := realTokens(t, tree.Format(snap, tree.Options{Budget: budget})) - budget; over > worst {
+				worst, worstBudget = over, budget
+			}
+		}
+		if worst > 0 {
+			t.Errorf("%s: budget %d exceeded by %d real o200k tokens", name, worstBudget, worst)
+		}
+	}
+}
+
 func TestFormatDeepTree(t *testing.T) {
 	s := deepTree(40)
 	out := tree.Format(s, tree.Options{Budget: 300})

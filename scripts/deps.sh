@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what canopy and its tests need on Debian/Ubuntu: Chromium (the
+# browser canopy drives) and python3-doc (a real page the tests read).
+# Elsewhere it says what is missing and how to get it. Sourced by demo.sh
+# and test.sh; safe to run again (it installs only what is missing).
+set -euo pipefail
+
+need=()
+chromium_bin=""
+for b in "${CANOPY_CHROMIUM:-}" chromium chromium-browser google-chrome google-chrome-stable; do
+  if [ -n "$b" ] && command -v "$b" >/dev/null 2>&1; then chromium_bin=$b; break; fi
+done
+[ -n "$chromium_bin" ] || need+=(chromium)
+if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ] && [ ! -d /usr/share/doc/python3-doc/html ]; then
+  need+=(python3-doc)
+fi
+if ! command -v go >/dev/null 2>&1; then
+  echo "canopy: Go is missing: install Go 1.26 or later from https://go.dev/dl/" >&2
+  exit 2
+fi
+
+if [ ${#need[@]} -gt 0 ]; then
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo=""
+    if [ "$(id -u)" != 0 ]; then
+      if command -v sudo >/dev/null 2>&1; then sudo=sudo; else
+        echo "canopy: need root or sudo to install: ${need[*]}" >&2; exit 2
+      fi
+    fi
+    echo "canopy: installing ${need[*]} with apt-get" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "canopy: missing ${need[*]}; this is not a Debian/Ubuntu system, so install them with your package manager" >&2
+    echo "        (Chromium or Chrome for the browser; python3-doc only for the tests), or set CANOPY_CHROMIUM=/path/to/chrome" >&2
+    exit 2
+  fi
+fi
