@@ -277,3 +277,30 @@ func TestHugePage(t *testing.T) {
 	}
 	t.Logf("huge page: %d raw AX nodes, %d kept, %v wall, %v CDP", st.AXNodes, st.Nodes, st.WallTime, st.CDPTime)
 }
+
+// TestFramesDetachingDuringSnapshot: frames that come and go while the
+// snapshot reads them never make it fail or hang.
+func TestFramesDetachingDuringSnapshot(t *testing.T) {
+	b := newBrowser(t)
+	load(t, b, "/frames.html")
+	eval[bool](t, b, `setInterval(() => {
+		for (const f of document.querySelectorAll('iframe.churn')) f.remove();
+		for (let i = 0; i < 3; i++) {
+			const f = document.createElement('iframe');
+			f.className = 'churn';
+			f.src = i % 2 ? '/frame-b.html' : '`+testSite.CrossURL("/cross-child.html")+`';
+			document.body.append(f);
+		}
+	}, 5); true`)
+	for i := range 15 {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		snap, _, err := b.Snapshot(ctx, SnapshotOptions{})
+		cancel()
+		if err != nil {
+			t.Fatalf("snapshot %d with churning frames: %v", i, err)
+		}
+		if text := tree.Format(snap, tree.Options{}); !strings.Contains(text, "MARKER-MAIN") {
+			t.Fatalf("snapshot %d lost the page:\n%s", i, text)
+		}
+	}
+}
