@@ -38,7 +38,8 @@ func cleanChildren(parent *Node, kids []*Node) []*Node {
 		if inlineText(c) {
 			// Inline markup in running text (code, emphasis…) reads as
 			// the text it holds; it merges with its neighbours below.
-			c = &Node{Role: RoleText, Name: " " + textOf(c) + " ", Key: c.Key}
+			// The neighbouring text carries the spaces around it.
+			c = &Node{Role: RoleText, Name: textOf(c), Key: c.Key}
 		}
 		if flattenable(c) || passThrough(c) {
 			out = append(out, c.Children...)

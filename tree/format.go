@@ -76,6 +76,7 @@ type formatter struct {
 	spent    int           // tokens printed so far, when limit > 0
 	cut      int           // lines not printed because of limit
 	maxRun   int           // longest run anywhere, an upper bound for cap
+	maxDepth int           // levels below the root
 }
 
 // measure caches each node's line cost and finds the longest run.
@@ -87,7 +88,21 @@ func (f *formatter) measure(root *Node) {
 		f.maxRun = max(f.maxRun, longestRun(n.Children))
 		return true
 	})
+	f.maxDepth = depthOf(root) - 1
 }
+
+// depthOf returns the number of levels in the tree under n, n included.
+func depthOf(n *Node) int {
+	d := 0
+	for _, c := range n.Children {
+		d = max(d, depthOf(c))
+	}
+	return d + 1
+}
+
+// overhead is what a line costs besides its text: the newline, and one
+// token for any indentation (a run of spaces is one token).
+func overhead(depth int) int { return 1 + min(depth, 1) }
 
 // minCap is the fewest items a run keeps before the budget starts cutting
 // depth instead: three rows say more about a table than one row and its cells.
@@ -116,7 +131,7 @@ func (f *formatter) plan(kids []*Node, avail int) {
 		return
 	}
 	f.cap = minCap
-	for d := 12; d >= 1; d-- {
+	for d := f.maxDepth; d >= 1; d-- {
 		if f.depth = d; f.total(kids, 0) <= avail {
 			// Spend what the depth cut left on more items per run.
 			lo, hi := minCap, f.maxRun
@@ -144,14 +159,14 @@ func (f *formatter) total(kids []*Node, depth int) int {
 	sum := 0
 	forRuns(kids, f.cap, func(n *Node, hidden int, role string) {
 		if n == nil {
-			sum += 12 + depth/2
+			sum += 12 + overhead(depth)
 			return
 		}
 		if f.deep(depth) && len(n.Children) > 0 {
-			sum += f.cutCost(n) + depth/2
+			sum += f.cutCost(n) + overhead(depth)
 			return
 		}
-		sum += f.cost[n] + depth/2
+		sum += f.cost[n] + overhead(depth)
 		sum += f.total(n.Children, depth+1)
 	})
 	return sum
@@ -231,7 +246,7 @@ func seeMore(parent *Node) string {
 
 func (f *formatter) emit(b *strings.Builder, depth int, text string) {
 	if f.limit > 0 {
-		c := EstimateTokens(text) + depth/2
+		c := EstimateTokens(text) + overhead(depth)
 		if f.cut > 0 || f.spent+c > f.limit {
 			f.cut++
 			return
@@ -303,6 +318,12 @@ func quote(s string, limit int) string {
 			b.WriteRune(r)
 		case '\n':
 			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\u2028', '\u2029':
+			b.WriteByte(' ')
 		default:
 			b.WriteRune(r)
 		}
