@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/page"
@@ -77,4 +78,42 @@ func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration)
 		return Load{}, fmt.Errorf("navigate to %s: %w", url, ctx.Err())
 	}
 	return Load{Loading: true, Waited: time.Since(start)}, nil
+}
+
+// WaitLoaded waits, up to limit, until the current tab's document has
+// finished loading — for a tab canopy attached to, which may still be
+// loading. A page still loading at the cap is not an error: Load.Loading
+// says so.
+func (b *Browser) WaitLoaded(ctx context.Context, limit time.Duration) (Load, error) {
+	if limit <= 0 {
+		limit = DefaultLoadTimeout
+	}
+	wctx, cancel := context.WithTimeout(b.browserCtx, limit)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	loaded := chromedp.Events(wctx, page.LoadEventFired) // subscribe before looking
+	start := time.Now()
+	for {
+		state, err := chromedp.Run(wctx, chromedp.Evaluate[string](`document.readyState + ' ' + location.href`))
+		if err == nil && strings.HasPrefix(state, "complete ") && !strings.HasSuffix(state, " about:blank") {
+			return Load{Waited: time.Since(start)}, nil
+		}
+		if err != nil && ctx.Err() != nil {
+			return Load{}, ctx.Err()
+		}
+		// Not loaded yet: wait for the next load event, then look again
+		// (the event may belong to a frame that navigated since).
+		got := false
+		for _, err := range loaded {
+			got = err == nil
+			break
+		}
+		if !got {
+			if ctx.Err() != nil {
+				return Load{}, ctx.Err()
+			}
+			return Load{Loading: true, Waited: time.Since(start)}, nil
+		}
+	}
 }

@@ -72,9 +72,12 @@ func runSnapshot(ctx context.Context, url string, f snapshotFlags, stdout, stder
 	defer b.Close()
 	var load browser.Load
 	if url != "" {
-		if load, err = b.Navigate(ctx, normalizeURL(url), f.timeout); err != nil {
-			return err
-		}
+		load, err = b.Navigate(ctx, normalizeURL(url), f.timeout)
+	} else {
+		load, err = b.WaitLoaded(ctx, f.timeout) // an attached tab may still be loading
+	}
+	if err != nil {
+		return err
 	}
 	snapCtx, cancelSnap := context.WithTimeout(ctx, 60*time.Second)
 	defer cancelSnap()
