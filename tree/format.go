@@ -116,8 +116,27 @@ func (f *formatter) plan(kids []*Node, avail int) {
 	if f.total(kids, 0) <= avail {
 		return
 	}
-	// Largest cap in [minCap, maxRun] that fits, by bisection.
-	lo, hi := minCap-1, f.maxRun
+	if f.cap = f.largestCap(kids, avail, minCap-1); f.cap >= minCap {
+		return
+	}
+	f.cap = minCap
+	for d := f.maxDepth; d >= 1; d-- {
+		if f.depth = d; f.total(kids, 0) <= avail {
+			// Spend what the depth cut left on more items per run.
+			f.cap = f.largestCap(kids, avail, minCap)
+			return
+		}
+	}
+	f.cap, f.depth = 1, 1
+	if f.total(kids, 0) > avail {
+		f.limit = avail - tailCost
+	}
+}
+
+// largestCap returns the largest cap in [lo, maxRun] for which the tree fits
+// avail at the current depth limit, by bisection; lo when none above it does.
+func (f *formatter) largestCap(kids []*Node, avail, lo int) int {
+	hi := max(lo, f.maxRun)
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
 		if f.cap = mid; f.total(kids, 0) <= avail {
@@ -126,31 +145,7 @@ func (f *formatter) plan(kids []*Node, avail int) {
 			hi = mid - 1
 		}
 	}
-	if lo >= minCap {
-		f.cap = lo
-		return
-	}
-	f.cap = minCap
-	for d := f.maxDepth; d >= 1; d-- {
-		if f.depth = d; f.total(kids, 0) <= avail {
-			// Spend what the depth cut left on more items per run.
-			lo, hi := minCap, f.maxRun
-			for lo < hi {
-				mid := (lo + hi + 1) / 2
-				if f.cap = mid; f.total(kids, 0) <= avail {
-					lo = mid
-				} else {
-					hi = mid - 1
-				}
-			}
-			f.cap = lo
-			return
-		}
-	}
-	f.cap, f.depth = 1, 1
-	if f.total(kids, 0) > avail {
-		f.limit = avail - tailCost
-	}
+	return lo
 }
 
 // total returns the tokens the children take at depth under the current cap
