@@ -39,20 +39,12 @@ func (l Load) Note() string {
 // an error: Load.Loading says so and the caller notes it. A URL that cannot
 // be loaded is an error wrapping ErrNavigation.
 func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration) (Load, error) {
-	if limit <= 0 {
-		limit = DefaultLoadTimeout
-	}
 	c := chromedp.FromContext(b.browserCtx)
 	if c == nil || c.Target == nil {
 		return Load{}, envErrorf("the browser has no open tab")
 	}
-	// Events are tied to the tab's chromedp context; wctx ends them at the
-	// cap or when the caller gives up, whichever is first.
-	wctx, cancel := context.WithTimeout(b.browserCtx, limit)
+	wctx, cancel := b.waitContext(ctx, limit)
 	defer cancel()
-	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
-
 	loaded := chromedp.Events(wctx, page.LoadEventFired) // subscribe before navigating
 	start := time.Now()
 	res, err := chromedp.Call(wctx, page.Navigate, page.NavigateParams{URL: url})
@@ -80,18 +72,25 @@ func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration)
 	return Load{Loading: true, Waited: time.Since(start)}, nil
 }
 
+// waitContext returns a context for waiting on the tab's events: events are
+// tied to the tab's chromedp context, and this one ends at limit (0 =
+// DefaultLoadTimeout) or when ctx ends, whichever is first.
+func (b *Browser) waitContext(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
+	if limit <= 0 {
+		limit = DefaultLoadTimeout
+	}
+	wctx, cancel := context.WithTimeout(b.browserCtx, limit)
+	stop := context.AfterFunc(ctx, cancel)
+	return wctx, func() { stop(); cancel() }
+}
+
 // WaitLoaded waits, up to limit, until the current tab's document has
 // finished loading — for a tab canopy attached to, which may still be
 // loading. A page still loading at the cap is not an error: Load.Loading
 // says so.
 func (b *Browser) WaitLoaded(ctx context.Context, limit time.Duration) (Load, error) {
-	if limit <= 0 {
-		limit = DefaultLoadTimeout
-	}
-	wctx, cancel := context.WithTimeout(b.browserCtx, limit)
+	wctx, cancel := b.waitContext(ctx, limit)
 	defer cancel()
-	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
 	loaded := chromedp.Events(wctx, page.LoadEventFired) // subscribe before looking
 	start := time.Now()
 	for {
