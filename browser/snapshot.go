@@ -158,27 +158,34 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 // readFull reads a frame's whole AX tree in one call.
 func (f *fetched) readFull(ctx context.Context, fr *frameInfo) {
 	res, err := cdp.Call(ctx, fr.session, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: fr.id})
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if err != nil {
-		f.errs[fr.id] = err
-		return
-	}
-	f.docs[fr.id] = res.Nodes
+	f.record(fr.id, res.Nodes, nil, err)
 }
 
 // readLarge reads a large frame's AX tree on demand.
 func (f *fetched) readLarge(ctx context.Context, fr *frameInfo, elements int) {
 	p, err := readPartial(ctx, fr.session, fr.id)
+	if err != nil {
+		f.record(fr.id, nil, nil, err)
+		return
+	}
+	f.record(fr.id, p.nodes, p.unread, nil)
+	f.mu.Lock()
+	f.notes = append(f.notes, fmt.Sprintf("large page: %d elements, read on demand; --full reads all", elements))
+	f.mu.Unlock()
+}
+
+// record stores one frame's nodes, or the error that kept them away.
+func (f *fetched) record(id cdp.FrameID, nodes []*accessibility.Node, unread map[accessibility.NodeID]int, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err != nil {
-		f.errs[fr.id] = err
+		f.errs[id] = err
 		return
 	}
-	f.docs[fr.id] = p.nodes
-	f.unread[fr.id] = p.unread
-	f.notes = append(f.notes, fmt.Sprintf("large page: %d elements, read on demand; --full reads all", elements))
+	f.docs[id] = nodes
+	if unread != nil {
+		f.unread[id] = unread
+	}
 }
 
 // assemble converts the main frame's tree and grafts each child frame's tree
