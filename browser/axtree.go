@@ -92,6 +92,7 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 			b.Y += d.dy
 			t.Bounds = &b
 		}
+		t.ID = dn.attrs["id"]
 		if dn.tag == "input" && strings.EqualFold(dn.attrs["type"], "password") {
 			t.States |= tree.Protected
 		}

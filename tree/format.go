@@ -255,6 +255,14 @@ func (f *formatter) emit(b *strings.Builder, depth int, text string) {
 	b.WriteByte('\n')
 }
 
+// Line renders one node as it appears in a budgeted snapshot, without
+// indentation or children: `button "Save" e12 disabled`. Diffs and error
+// messages cite nodes with it, so a node reads the same everywhere.
+func Line(n *Node) string {
+	var f formatter
+	return f.line(n)
+}
+
 // line renders one node: ROLE "NAME" REF LEVEL STATES VALUE. Text and
 // paragraphs of plain text print as a bare quoted string.
 func (f *formatter) line(n *Node) string {

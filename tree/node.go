@@ -34,6 +34,9 @@ type Node struct {
 	// given target, an AT-SPI object path). Refs are keyed by it. Empty for
 	// nodes that have no identity of their own (merged text).
 	Key string `json:"-"`
+	// ID is the DOM id attribute or AT-SPI accessible id, matched by the
+	// selector key id:. Not printed.
+	ID string `json:"id,omitempty"`
 	// Hint is a name of last resort for an unnamed clickable node (a title,
 	// an image's alt, a class word), used only when Name stays empty.
 	Hint string `json:"-"`
