@@ -1,0 +1,299 @@
+// Package action defines canopy's actions as values: what an agent asks a
+// source (a browser tab, later the desktop) to do. Every surface — the CLI's
+// `canopy do`, the MCP tools, the shell, scripts — builds [Action] values and
+// hands them to the one executor (package session), which resolves the
+// target, checks policy, acts, settles and diffs.
+//
+// An Action is plain data so it can be logged, audited, batched and sent
+// over the wire; it carries a selector string, not a resolved node.
+package action
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Kind names an action (SPEC §4). The names are the MCP tool names.
+type Kind string
+
+// The actions.
+const (
+	Snapshot    Kind = "snapshot"
+	Find        Kind = "find"
+	Click       Kind = "click"
+	DoubleClick Kind = "double_click"
+	Hover       Kind = "hover"
+	Type        Kind = "type"
+	Press       Kind = "press"
+	Select      Kind = "select"
+	Check       Kind = "check"
+	Uncheck     Kind = "uncheck"
+	SetValue    Kind = "set_value"
+	Scroll      Kind = "scroll"
+	Drag        Kind = "drag"
+	Upload      Kind = "upload"
+	Navigate    Kind = "navigate"
+	Tabs        Kind = "tabs"
+	Wait        Kind = "wait"
+	Evaluate    Kind = "evaluate"
+	Screenshot  Kind = "screenshot"
+	Extract     Kind = "extract"
+	Dialog      Kind = "dialog"
+	Batch       Kind = "batch"
+)
+
+// Kinds lists every action kind, in the order help texts show them.
+var Kinds = []Kind{Snapshot, Find, Click, DoubleClick, Hover, Type, Press, Select, Check, Uncheck,
+	SetValue, Scroll, Drag, Upload, Navigate, Tabs, Wait, Evaluate, Screenshot, Extract, Dialog, Batch}
+
+// Tier is a permission tier (SPEC §6). Higher tiers include lower ones.
+type Tier int
+
+// The tiers, lowest first.
+const (
+	Observe Tier = iota + 1
+	Act
+	Sensitive
+)
+
+func (t Tier) String() string {
+	switch t {
+	case Observe:
+		return "observe"
+	case Act:
+		return "act"
+	case Sensitive:
+		return "sensitive"
+	}
+	return fmt.Sprintf("tier(%d)", int(t))
+}
+
+// ParseTier reads a tier name.
+func ParseTier(s string) (Tier, error) {
+	for _, t := range []Tier{Observe, Act, Sensitive} {
+		if strings.EqualFold(s, t.String()) {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown permission tier %q: use observe, act or sensitive", s)
+}
+
+// Action is one request. Which fields matter depends on Kind; Validate says
+// what is missing.
+type Action struct {
+	Kind Kind `json:"kind"`
+	// Target is a selector (SPEC §3) or a ref naming the node to act on.
+	Target string `json:"target,omitempty"`
+	// To is the drop target of a drag (a selector or ref).
+	To string `json:"to,omitempty"`
+	// Text is what to type, the option to select, the value to set, the
+	// script to evaluate, the text to wait for, or a prompt's answer.
+	Text string `json:"text,omitempty"`
+	// Keys is a key or chord for press: "Enter", "ctrl+s", "Shift+Tab".
+	Keys string `json:"keys,omitempty"`
+	// Clear empties a text box before typing; Submit presses Enter after.
+	Clear  bool `json:"clear,omitempty"`
+	Submit bool `json:"submit,omitempty"`
+	// URL to navigate to, to open in a new tab, or to wait for (pattern).
+	URL string `json:"url,omitempty"`
+	// Nav is back, forward or reload for navigate; list, new, switch or
+	// close for tabs; accept or dismiss for dialog.
+	Nav string `json:"nav,omitempty"`
+	// Tab is a tab's index (1-based) for tabs switch/close.
+	Tab int `json:"tab,omitempty"`
+	// Paths are files for upload.
+	Paths []string `json:"paths,omitempty"`
+	// Direction (up, down, left, right) and Amount (CSS px) for scroll.
+	Direction string `json:"direction,omitempty"`
+	Amount    int    `json:"amount,omitempty"`
+	// Button (left, right, middle) and Count (clicks) for click.
+	Button string `json:"button,omitempty"`
+	Count  int    `json:"count,omitempty"`
+	// State for wait: visible, hidden, enabled, disabled, checked,
+	// unchecked, attached, detached; empty means "appears".
+	State string `json:"state,omitempty"`
+	// Quiet makes wait wait for the page to settle.
+	Quiet bool `json:"quiet,omitempty"`
+	// Format for extract: markdown, text, table, links, form.
+	Format string `json:"format,omitempty"`
+	// Path where a screenshot is written (CLI); empty keeps it in the reply.
+	Path string `json:"path,omitempty"`
+	// Full and Budget tune snapshot replies.
+	Full   bool `json:"full,omitempty"`
+	Budget int  `json:"budget,omitempty"`
+	// Timeout caps wait (0 = the default cap).
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// Steps are the actions of a batch.
+	Steps []Action `json:"steps,omitempty"`
+}
+
+// Tier returns the permission tier the action needs (SPEC §6).
+func (a Action) Tier() Tier {
+	switch a.Kind {
+	case Snapshot, Find, Extract, Screenshot, Wait:
+		return Observe
+	case Tabs:
+		if a.Nav == "list" || a.Nav == "" {
+			return Observe
+		}
+		return Act
+	case Evaluate:
+		return Sensitive
+	case Batch:
+		t := Observe
+		for _, s := range a.Steps {
+			t = max(t, s.Tier())
+		}
+		return t
+	}
+	return Act
+}
+
+// Acts reports whether the action may change the page, so its reply is a
+// diff rather than a reading.
+func (a Action) Acts() bool {
+	switch a.Kind {
+	case Snapshot, Find, Extract, Screenshot, Evaluate:
+		return false
+	case Tabs:
+		return a.Nav != "list" && a.Nav != ""
+	case Wait:
+		return false
+	}
+	return true
+}
+
+// NeedsTarget reports whether Kind always acts on one element.
+func (a Action) NeedsTarget() bool {
+	switch a.Kind {
+	case Click, DoubleClick, Hover, Type, Select, Check, Uncheck, SetValue, Drag, Upload, Find:
+		return true
+	}
+	return false
+}
+
+// Validate reports, in words for the user, what a well-formed action of its
+// kind is missing.
+func (a Action) Validate() error {
+	if !slices.Contains(Kinds, a.Kind) {
+		return fmt.Errorf("unknown action %q (actions: %s)", a.Kind, kindList())
+	}
+	if a.NeedsTarget() && a.Target == "" {
+		return fmt.Errorf("%s needs a target: a selector such as role:button name:Save, or a ref such as e12", a.Kind)
+	}
+	switch a.Kind {
+	case Select:
+		if a.Text == "" {
+			return fmt.Errorf("select needs the option to choose")
+		}
+	case Press:
+		if a.Keys == "" {
+			return fmt.Errorf(`press needs keys, e.g. Enter or ctrl+s`)
+		}
+	case Drag:
+		if a.To == "" {
+			return fmt.Errorf("drag needs a drop target (to)")
+		}
+	case Upload:
+		if len(a.Paths) == 0 {
+			return fmt.Errorf("upload needs at least one file path")
+		}
+	case Navigate:
+		if a.URL == "" && a.Nav == "" {
+			return fmt.Errorf("navigate needs a URL, or back, forward or reload")
+		}
+		if a.Nav != "" && a.Nav != "back" && a.Nav != "forward" && a.Nav != "reload" {
+			return fmt.Errorf("navigate %q: use back, forward or reload", a.Nav)
+		}
+	case Tabs:
+		switch a.Nav {
+		case "", "list", "new", "close":
+		case "switch":
+			if a.Tab <= 0 {
+				return fmt.Errorf("tabs switch needs a tab number (see tabs list)")
+			}
+		default:
+			return fmt.Errorf("tabs %q: use list, new, switch or close", a.Nav)
+		}
+	case Evaluate:
+		if strings.TrimSpace(a.Text) == "" {
+			return fmt.Errorf("evaluate needs a script")
+		}
+	case Dialog:
+		if a.Nav != "accept" && a.Nav != "dismiss" {
+			return fmt.Errorf("dialog needs accept or dismiss")
+		}
+	case Scroll:
+		switch a.Direction {
+		case "", "up", "down", "left", "right":
+		default:
+			return fmt.Errorf("scroll direction %q: use up, down, left or right", a.Direction)
+		}
+	case Wait:
+		if a.Target == "" && a.Text == "" && a.URL == "" && !a.Quiet {
+			return fmt.Errorf("wait needs a target, text, a URL or quiet")
+		}
+	case Batch:
+		for i, s := range a.Steps {
+			if s.Kind == Batch {
+				return fmt.Errorf("step %d: a batch cannot hold a batch", i+1)
+			}
+			if err := s.Validate(); err != nil {
+				return fmt.Errorf("step %d: %w", i+1, err)
+			}
+		}
+	}
+	return nil
+}
+
+func kindList() string {
+	var s []string
+	for _, k := range Kinds {
+		s = append(s, string(k))
+	}
+	return strings.Join(s, ", ")
+}
+
+// String renders the action in step syntax, for logs and error messages.
+func (a Action) String() string {
+	parts := []string{string(a.Kind)}
+	add := func(s string) {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	add(a.Nav)
+	add(a.Target)
+	if a.To != "" {
+		add(quoteArg(a.To))
+	}
+	add(a.Keys)
+	if a.Text != "" {
+		add(quoteArg(a.Text))
+	}
+	if a.URL != "" {
+		add(quoteArg(a.URL))
+	}
+	for _, p := range a.Paths {
+		add(quoteArg(p))
+	}
+	add(a.Direction)
+	if a.Amount != 0 {
+		add(fmt.Sprint(a.Amount))
+	}
+	add(a.Format)
+	add(a.State)
+	if a.Clear {
+		add("clear")
+	}
+	if a.Submit {
+		add("submit")
+	}
+	return strings.Join(parts, " ")
+}
+
+func quoteArg(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s) + `"`
+}

@@ -1,0 +1,416 @@
+package action
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// ParseSteps reads the step syntax of `canopy do` and scripts:
+//
+//	ACTION [SELECTOR] [ARG…] [FLAG…]
+//
+// Steps are separated by ';' or newlines. ARG is a quoted string ("…" or
+// '…', with \" \\ \n escapes). A quoted string is part of the selector only
+// when it directly follows a key (`name:"Sign in"`); a quoted string after
+// whitespace is always an argument. Examples:
+//
+//	click role:button name:"Sign in"
+//	type role:textbox name:Email "a@b.c" clear submit
+//	select role:combobox name:Region "Asia"
+//	press ctrl+s
+//	navigate "http://127.0.0.1:8080/" ; back
+//	scroll down 600
+//	extract e12 table
+//	wait role:dialog hidden
+//
+// A parse error names the step and the column in the whole script.
+func ParseSteps(src string) ([]Action, error) {
+	var out []Action
+	for _, st := range splitSteps(src) {
+		a, err := parseStep(st)
+		if err != nil {
+			col, cause := 1, err
+			var se *stepError
+			if errors.As(err, &se) {
+				col, cause = se.col, se.err
+			}
+			return nil, fmt.Errorf("step %d (%q), column %d: %w", len(out)+1, strings.TrimSpace(st.text), col+st.offset, cause)
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no steps: give at least one action, e.g. click role:button name:Save")
+	}
+	return out, nil
+}
+
+type stepText struct {
+	text   string
+	offset int // rune offset of text in the script
+}
+
+type stepError struct {
+	col int // 1-based rune column inside the step
+	err error
+}
+
+func (e *stepError) Error() string { return e.err.Error() }
+
+func errAt(col int, f string, args ...any) error {
+	return &stepError{col: col, err: fmt.Errorf(f, args...)}
+}
+
+// splitSteps cuts the script at ';' and newlines that are outside quotes and
+// regexes, dropping empty steps and # comments.
+func splitSteps(src string) []stepText {
+	var out []stepText
+	rs := []rune(src)
+	start := 0
+	var quote rune
+	flush := func(end int) {
+		t := string(rs[start:end])
+		if s := strings.TrimSpace(t); s != "" && !strings.HasPrefix(s, "#") {
+			out = append(out, stepText{text: t, offset: start})
+		}
+		start = end + 1
+	}
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case quote != 0:
+			if r == '\\' {
+				i++
+			} else if r == quote {
+				quote = 0
+			}
+		case r == '"' || r == '\'':
+			quote = r
+		case r == '/' && i > 0 && rs[i-1] == ':':
+			quote = '/'
+		case r == ';' || r == '\n':
+			flush(i)
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+// token is one word of a step: a bare word (possibly a selector piece with
+// quoted values inside) or a quoted argument.
+type token struct {
+	text   string // raw text for bare words, unquoted text for args
+	quoted bool
+	col    int // 1-based rune column in the step
+	end    int // rune index just past the token
+}
+
+func tokenize(step string) ([]token, error) {
+	rs := []rune(step)
+	var toks []token
+	i := 0
+	for i < len(rs) {
+		if unicode.IsSpace(rs[i]) {
+			i++
+			continue
+		}
+		start := i
+		if rs[i] == '"' || rs[i] == '\'' {
+			s, n, err := unquote(rs[i:])
+			if err != nil {
+				return nil, errAt(start+1, "%v", err)
+			}
+			toks = append(toks, token{text: s, quoted: true, col: start + 1, end: i + n})
+			i += n
+			continue
+		}
+		var quote rune
+		for i < len(rs) && (quote != 0 || !unicode.IsSpace(rs[i])) {
+			r := rs[i]
+			switch {
+			case quote != 0:
+				if r == '\\' {
+					i++
+				} else if r == quote {
+					quote = 0
+				}
+			case (r == '"' || r == '\'') && i > start:
+				quote = r
+			case r == '/' && i > start && rs[i-1] == ':':
+				quote = '/'
+			}
+			i++
+		}
+		if quote != 0 {
+			return nil, errAt(start+1, "unterminated %c in %q", quote, string(rs[start:min(i, len(rs))]))
+		}
+		toks = append(toks, token{text: string(rs[start:i]), col: start + 1, end: i})
+	}
+	return toks, nil
+}
+
+// unquote reads a quoted string at the start of rs and returns its text and
+// the number of runes it took.
+func unquote(rs []rune) (string, int, error) {
+	q := rs[0]
+	var b strings.Builder
+	for i := 1; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == '\\' && i+1 < len(rs):
+			i++
+			switch rs[i] {
+			case 'n':
+				b.WriteRune('\n')
+			case 't':
+				b.WriteRune('\t')
+			default:
+				b.WriteRune(rs[i])
+			}
+		case r == q:
+			return b.String(), i + 1, nil
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return "", 0, fmt.Errorf("unterminated quoted string")
+}
+
+var aliases = map[string]Action{
+	"back":     {Kind: Navigate, Nav: "back"},
+	"forward":  {Kind: Navigate, Nav: "forward"},
+	"reload":   {Kind: Navigate, Nav: "reload"},
+	"dblclick": {Kind: DoubleClick},
+}
+
+func parseStep(st stepText) (Action, error) {
+	toks, err := tokenize(st.text)
+	if err != nil {
+		return Action{}, err
+	}
+	head := toks[0]
+	if head.quoted {
+		return Action{}, errAt(head.col, "a step starts with an action such as click or type")
+	}
+	a, ok := aliases[strings.ToLower(head.text)]
+	if !ok {
+		a = Action{Kind: Kind(strings.ToLower(head.text))}
+	}
+	rest := toks[1:]
+	sel, args, flags := split(rest)
+	p := stepParser{a: a, step: st.text, sel: sel, args: args, flags: flags, head: head}
+	if err := p.parse(); err != nil {
+		return Action{}, err
+	}
+	if err := p.a.Validate(); err != nil {
+		return Action{}, errAt(head.col, "%v", err)
+	}
+	return p.a, nil
+}
+
+// split divides a step's words into selector words (bare, before the first
+// quoted argument), quoted arguments, and bare flags after them.
+func split(toks []token) (sel, args, flags []token) {
+	i := 0
+	for i < len(toks) && !toks[i].quoted {
+		i++
+	}
+	sel = toks[:i]
+	for _, t := range toks[i:] {
+		if t.quoted {
+			args = append(args, t)
+		} else {
+			flags = append(flags, t)
+		}
+	}
+	return sel, args, flags
+}
+
+type stepParser struct {
+	a                Action
+	step             string
+	head             token
+	sel, args, flags []token
+}
+
+// selector returns the source text spanned by the selector words.
+func (p *stepParser) selector() string {
+	if len(p.sel) == 0 {
+		return ""
+	}
+	rs := []rune(p.step)
+	return string(rs[p.sel[0].col-1 : p.sel[len(p.sel)-1].end])
+}
+
+// popWord removes and returns the last selector word when it is one of
+// words (case-insensitive).
+func (p *stepParser) popWord(words ...string) (string, bool) {
+	if len(p.sel) == 0 {
+		return "", false
+	}
+	last := p.sel[len(p.sel)-1].text
+	for _, w := range words {
+		if strings.EqualFold(last, w) {
+			p.sel = p.sel[:len(p.sel)-1]
+			return w, true
+		}
+	}
+	return "", false
+}
+
+// popInt removes and returns the last selector word when it is an integer.
+func (p *stepParser) popInt() (int, bool) {
+	if len(p.sel) == 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(p.sel[len(p.sel)-1].text)
+	if err != nil {
+		return 0, false
+	}
+	p.sel = p.sel[:len(p.sel)-1]
+	return n, true
+}
+
+func (p *stepParser) arg(i int) string {
+	if i < len(p.args) {
+		return p.args[i].text
+	}
+	return ""
+}
+
+func (p *stepParser) tooMany(n int) error {
+	if len(p.args) > n {
+		return errAt(p.args[n].col, "%s takes %d quoted argument(s), got %d", p.a.Kind, n, len(p.args))
+	}
+	return nil
+}
+
+func (p *stepParser) parse() error {
+	a := &p.a
+	switch a.Kind {
+	case Type:
+		for _, f := range p.flags {
+			switch strings.ToLower(f.text) {
+			case "clear":
+				a.Clear = true
+			case "submit":
+				a.Submit = true
+			default:
+				return errAt(f.col, "type takes the flags clear and submit after the text, not %q", f.text)
+			}
+		}
+		p.flags = nil
+		a.Text = p.arg(0)
+		if len(p.args) == 0 {
+			return errAt(len([]rune(p.step))+1, `type needs the text in quotes: type role:textbox name:Email "a@b.c"`)
+		}
+		if err := p.tooMany(1); err != nil {
+			return err
+		}
+	case Press:
+		if len(p.args) > 0 {
+			a.Keys = p.arg(0)
+		} else if len(p.sel) > 0 {
+			a.Keys = p.sel[len(p.sel)-1].text
+			p.sel = p.sel[:len(p.sel)-1]
+		}
+		if err := p.tooMany(1); err != nil {
+			return err
+		}
+	case Select, SetValue, Evaluate:
+		a.Text = p.arg(0)
+		if len(p.args) == 0 && a.Kind != SetValue {
+			return errAt(len([]rune(p.step))+1, "%s needs a quoted argument", a.Kind)
+		}
+		if err := p.tooMany(1); err != nil {
+			return err
+		}
+	case Drag:
+		a.To = p.arg(0)
+		if err := p.tooMany(1); err != nil {
+			return err
+		}
+	case Upload:
+		for _, t := range p.args {
+			a.Paths = append(a.Paths, t.text)
+		}
+	case Navigate:
+		if w, ok := p.popWord("back", "forward", "reload"); ok {
+			a.Nav = w
+		}
+		a.URL = p.arg(0)
+		if a.URL == "" && a.Nav == "" && len(p.sel) == 1 {
+			a.URL, p.sel = p.sel[0].text, nil // a bare URL
+		}
+	case Tabs:
+		if len(p.sel) > 0 {
+			a.Nav = strings.ToLower(p.sel[0].text)
+			if len(p.sel) > 1 {
+				n, err := strconv.Atoi(p.sel[1].text)
+				if err != nil {
+					return errAt(p.sel[1].col, "tabs %s takes a tab number, not %q", a.Nav, p.sel[1].text)
+				}
+				a.Tab = n
+			}
+			p.sel = nil
+		}
+		a.URL = p.arg(0)
+	case Scroll:
+		if n, ok := p.popInt(); ok {
+			a.Amount = n
+		}
+		if w, ok := p.popWord("up", "down", "left", "right"); ok {
+			a.Direction = w
+		}
+	case Wait:
+		if w, ok := p.popWord("visible", "hidden", "enabled", "disabled", "checked", "unchecked", "attached", "detached"); ok {
+			a.State = w
+		}
+		if len(p.sel) == 1 && len(p.args) == 0 && strings.EqualFold(p.sel[0].text, "quiet") {
+			a.Quiet, p.sel = true, nil
+		} else if len(p.sel) == 1 && strings.EqualFold(p.sel[0].text, "text") {
+			a.Text, p.sel = p.arg(0), nil
+		} else if len(p.sel) == 1 && strings.EqualFold(p.sel[0].text, "url") {
+			a.URL, p.sel = p.arg(0), nil
+		} else if len(p.args) > 0 {
+			a.State = p.arg(0)
+		}
+	case Extract:
+		if w, ok := p.popWord("markdown", "text", "table", "links", "form"); ok {
+			a.Format = w
+		} else {
+			a.Format = "markdown"
+		}
+	case Screenshot:
+		a.Path = p.arg(0)
+	case Dialog:
+		if w, ok := p.popWord("accept", "dismiss"); ok {
+			a.Nav = w
+		}
+		a.Text = p.arg(0)
+	case Snapshot:
+		if _, ok := p.popWord("full"); ok {
+			a.Full = true
+		}
+	case Click:
+		if w, ok := p.popWord("right", "middle"); ok {
+			a.Button = w
+		}
+	}
+	if len(p.flags) > 0 {
+		return errAt(p.flags[0].col, "unexpected %q after the arguments", p.flags[0].text)
+	}
+	if (a.Kind == Upload || a.Kind == Drag) && len(p.args) == 0 {
+		return errAt(len([]rune(p.step))+1, "%s needs a quoted argument", a.Kind)
+	}
+	if s := p.selector(); s != "" {
+		switch a.Kind {
+		case Navigate, Tabs, Evaluate, Dialog, Batch:
+			return errAt(p.sel[0].col, "%s takes no selector, got %q", a.Kind, s)
+		}
+		a.Target = s
+	}
+	return nil
+}
