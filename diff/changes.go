@@ -1,0 +1,219 @@
+package diff
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// keyed orders changes: 2×(after index) for a node of the after tree,
+// 2×(after index)+1 for a removed node that sat right after it; ties keep
+// before order.
+type keyed struct {
+	key, sub int
+	c        Change
+}
+
+// result walks both trees after matching and builds the diff.
+func (d *differ) result() Diff {
+	var out []keyed
+	var opened, closed []string
+	a, b := d.a, d.b
+	for i := int32(0); i < int32(len(a.nodes)); i++ {
+		in := &a.nodes[i]
+		if in.match >= 0 {
+			if c, ok := d.compare(in.match, i); ok {
+				out = append(out, keyed{key: 2 * int(i), c: c})
+			}
+			continue
+		}
+		// A topmost added node (its parent matched, or the walk would have
+		// skipped it), and the added siblings right after it.
+		c := Change{Op: Added, Node: in.node, Subject: tree.Line(in.node), In: a.anchorRef(i)}
+		j := i
+		for j < int32(len(a.nodes)) && a.nodes[j].parent == in.parent && a.nodes[j].match < 0 {
+			c.Added = append(c.Added, a.nodes[j].node)
+			j = a.nodes[j].end + 1
+		}
+		for k := i; k < j; k++ {
+			a.nodes[k].added = true
+			if n := a.nodes[k].node; isDialog(n) && a.nodes[k].match < 0 {
+				opened = append(opened, "opened "+short(n))
+			}
+		}
+		out = append(out, keyed{key: 2 * int(i), c: c})
+		i = j - 1
+	}
+	for i := int32(0); i < int32(len(b.nodes)); i++ {
+		in := &b.nodes[i]
+		if in.match >= 0 {
+			continue
+		}
+		for k := i; k <= in.end; k++ {
+			if n := b.nodes[k].node; isDialog(n) && b.nodes[k].match < 0 {
+				closed = append(closed, "closed "+short(n))
+			}
+		}
+		// Not reported inside an added subtree: that prints as it is now.
+		if !a.nodes[b.nodes[in.parent].match].added {
+			c := Change{Op: Removed, Node: in.node, Subject: tree.Line(in.node), In: b.anchorRef(i)}
+			out = append(out, keyed{key: d.removedKey(i), sub: int(i), c: c})
+		}
+		i = in.end
+	}
+	slices.SortStableFunc(out, func(x, y keyed) int {
+		if x.key != y.key {
+			return x.key - y.key
+		}
+		return x.sub - y.sub
+	})
+	var diff Diff
+	diff.Outcomes = append(append(closed, opened...), d.focus()...)
+	for _, k := range out {
+		diff.Changes = append(diff.Changes, k.c)
+	}
+	return diff
+}
+
+// removedKey places removed node i of the before tree in after order: right
+// after the after subtree of its nearest earlier sibling that is still
+// there, or right after its parent's line.
+func (d *differ) removedKey(i int32) int {
+	in := d.b.nodes[i]
+	p := in.parent
+	sibs := d.b.kids(p, d.bufB[:0])
+	d.bufB = sibs
+	for k := int(in.pos) - 1; k >= 0; k-- {
+		if m := d.b.nodes[sibs[k]].match; m >= 0 {
+			return 2*int(d.a.nodes[m].end) + 1
+		}
+	}
+	return 2*int(d.b.nodes[p].match) + 1
+}
+
+// compare returns the Changed or Moved line of a matched pair, if any.
+func (d *differ) compare(bi, ai int32) (Change, bool) {
+	b, a := d.b.nodes[bi].node, d.a.nodes[ai].node
+	if b.Role == a.Role && b.Name == a.Name && b.Level == a.Level && b.Value == a.Value &&
+		(b.States^a.States)&^tree.Focused == 0 && !d.a.nodes[ai].reordered &&
+		(a.Ref == "" || d.b.anchorRef(bi) == d.a.anchorRef(ai)) {
+		return Change{}, false // the common case, without allocating
+	}
+	c := Change{Op: Changed, Node: a, Before: b, Subject: short(b), In: d.a.anchorRef(ai)}
+	if b.Role != a.Role {
+		c.Fields = append(c.Fields, "role "+b.Role+" → "+a.Role)
+	}
+	if b.Name != a.Name {
+		if b.Ref == "" {
+			// A node without a ref is known by its text.
+			c.Subject += " → " + quote(a.Name)
+		} else {
+			// The field says the name; the subject need not.
+			c.Subject = tree.Line(&tree.Node{Role: b.Role, Ref: b.Ref})
+			c.Fields = append(c.Fields, "name "+quote(b.Name)+" → "+quote(a.Name))
+		}
+	}
+	if b.Level != a.Level {
+		if b.Role == "heading" && a.Role == "heading" && b.Level > 0 && a.Level > 0 {
+			c.Fields = append(c.Fields, "h"+strconv.Itoa(b.Level)+" → h"+strconv.Itoa(a.Level))
+		} else {
+			c.Fields = append(c.Fields, "level "+strconv.Itoa(b.Level)+" → "+strconv.Itoa(a.Level))
+		}
+	}
+	c.Fields = append(c.Fields, stateChanges(b.States, a.States)...)
+	if b.Value != a.Value {
+		if b.States.Has(tree.Protected) || a.States.Has(tree.Protected) {
+			c.Fields = append(c.Fields, "value changed")
+		} else {
+			c.Fields = append(c.Fields, "value "+quote(b.Value)+" → "+quote(a.Value))
+		}
+	}
+	if d.a.nodes[ai].reordered {
+		c.Fields = append(c.Fields, "order changed")
+	}
+	if a.Ref != "" && d.b.anchorRef(bi) != d.a.anchorRef(ai) {
+		c.Op, c.To = Moved, d.a.anchorRef(ai)
+		return c, true
+	}
+	return c, len(c.Fields) > 0 || b.Name != a.Name
+}
+
+// stateChanges describes the states gained and lost, focus aside (it is an
+// outcome): `not checked → checked`, `checked → not checked`, and
+// `collapsed → expanded` for the one change of a disclosure.
+func stateChanges(b, a tree.State) []string {
+	b &^= tree.Focused
+	a &^= tree.Focused
+	if a == b {
+		return nil
+	}
+	gained, lost := a&^b, b&^a
+	flip := func(from, to tree.State) bool { return lost.Has(from) && gained.Has(to) }
+	var out []string
+	for bit := tree.State(1); bit != 0; bit <<= 1 {
+		name := bit.String()
+		switch {
+		case name == "":
+		case bit == tree.Expanded && flip(tree.Collapsed, tree.Expanded):
+			out = append(out, "collapsed → expanded")
+		case bit == tree.Expanded && flip(tree.Expanded, tree.Collapsed):
+			out = append(out, "expanded → collapsed")
+		case bit == tree.Collapsed && (flip(tree.Collapsed, tree.Expanded) || flip(tree.Expanded, tree.Collapsed)):
+		case gained.Has(bit):
+			out = append(out, "not "+name+" → "+name)
+		case lost.Has(bit):
+			out = append(out, name+" → not "+name)
+		}
+	}
+	return out
+}
+
+// focus returns the focus outcome: the node focused now that was not before
+// (the deepest, when several are), or the node that lost focus when nothing
+// has it now.
+func (d *differ) focus() []string {
+	now, was := int32(-1), int32(-1)
+	anyNow := false
+	for i, in := range d.a.nodes {
+		if !in.node.States.Has(tree.Focused) {
+			continue
+		}
+		anyNow = true
+		if in.match < 0 || !d.b.nodes[in.match].node.States.Has(tree.Focused) {
+			now = int32(i)
+		}
+	}
+	if now >= 0 {
+		return []string{"focus → " + short(d.a.nodes[now].node)}
+	}
+	if anyNow {
+		return nil
+	}
+	for i, in := range d.b.nodes {
+		if in.node.States.Has(tree.Focused) {
+			was = int32(i)
+		}
+	}
+	if was >= 0 {
+		return []string{"focus left " + short(d.b.nodes[was].node)}
+	}
+	return nil
+}
+
+func isDialog(n *tree.Node) bool { return n.Role == "dialog" || n.Role == "alertdialog" }
+
+// short cites a node by role, name and ref only — a change line then says
+// what changed without repeating states and value. It is printed by
+// tree.Line, so a node reads the same as in a snapshot.
+func short(n *tree.Node) string {
+	return tree.Line(&tree.Node{Role: n.Role, Name: n.Name, Ref: n.Ref, Unread: n.Unread})
+}
+
+// quote quotes s as the formatter quotes text (escapes, length cut).
+func quote(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return tree.Line(&tree.Node{Role: tree.RoleText, Name: s})
+}
