@@ -215,6 +215,17 @@ func cases() []diffCase {
 				find(a, "e"+strconv.Itoa(12+10*i)).States = tree.Checked
 			}
 		}, opt: diff.Options{Budget: 150}},
+		{name: "moved_to_top", before: loginPage(), edit: func(a *tree.Node) {
+			a.Children = append(a.Children, remove(a, "e17"))
+		}},
+		{name: "heading_level_and_title", before: loginPage(), edit: func(a *tree.Node) {
+			find(a, "Sign in").Level = 2
+			a.Name = "Acme – sign in"
+		}},
+		{name: "renamed_and_disabled", before: loginPage(), edit: func(a *tree.Node) {
+			b := find(a, "e17")
+			b.Name, b.States = "Signing in…", tree.Disabled|tree.Busy
+		}},
 		{name: "mixed", before: loginPage(), edit: func(a *tree.Node) {
 			find(a, "e16").States = 0
 			find(a, "e13").Value = "a@b.c"

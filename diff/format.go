@@ -22,16 +22,19 @@ type Options struct {
 }
 
 // Format prints the diff as text (SPEC §2): outcome lines, then one line per
-// change, each ending in a newline:
+// change (an added node also prints its subtree, indented, under the first
+// line), each ending in a newline:
 //
-//   - NODE-LINE (in eN)            added, with its subtree indented under it
-//   - NODE-LINE (in eN)            removed (one line, no subtree)
-//     ~ SUBJECT: FIELD, FIELD (in eN)  changed
-//     > SUBJECT moved to eN: FIELD   moved under another ref'd ancestor
+//	OUTCOME                              e.g. opened dialog "Confirm" e40
+//	+ NODE-LINE (in eN)                  added, subtree lines follow as "+   …"
+//	- NODE-LINE (in eN)                  removed: one line, no subtree
+//	~ SUBJECT: FIELD, FIELD (in eN)      changed
+//	> SUBJECT moved to eN: FIELD, FIELD  moved under another ref'd ancestor
 //
 // ` (in eN)` appears only on nodes without a ref. An empty diff prints
 // exactly "no change\n". When the changes do not fit opt.Budget, as many as
-// fit are printed in order and a last line says how many were left out.
+// fit are printed in order and a last line says how many were left out:
+// `… 12 more changes (snapshot to see the page)`.
 func (d Diff) Format(opt Options) string {
 	if d.Empty() {
 		return "no change\n"

@@ -24,7 +24,9 @@ func TestRealTokens(t *testing.T) {
 			continue
 		}
 		got := c.run().Format(c.opt)
-		if n := tc.Count(got); n > lim {
+		n := tc.Count(got)
+		t.Logf("%s: %d o200k tokens (estimate %d), limit %d", c.name, n, tree.EstimateTokens(got), lim)
+		if n > lim {
 			t.Errorf("%s: %d o200k tokens, want ≤ %d:\n%s", c.name, n, lim, got)
 		}
 	}
