@@ -207,10 +207,12 @@ func baseURL(doc *html.Node, pageURL string) *url.URL {
 }
 
 // resolve makes href absolute against base. It returns "" for links that
-// lead nowhere an agent can follow: empty, "#", or javascript:.
+// lead nowhere an agent can follow — empty, "#", javascript: — and for
+// data: URLs, which are content (often kilobytes of it), not addresses.
 func resolve(base *url.URL, href string) string {
 	href = strings.TrimSpace(href)
-	if href == "" || href == "#" || strings.HasPrefix(strings.ToLower(href), "javascript:") {
+	low := strings.ToLower(href)
+	if href == "" || href == "#" || strings.HasPrefix(low, "javascript:") || strings.HasPrefix(low, "data:") {
 		return ""
 	}
 	u, err := url.Parse(href)

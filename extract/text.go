@@ -2,6 +2,8 @@ package extract
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -34,7 +36,7 @@ var blocks = map[atom.Atom]bool{
 	atom.Main: true, atom.Menu: true, atom.Nav: true, atom.Ol: true, atom.P: true,
 	atom.Pre: true, atom.Section: true, atom.Summary: true, atom.Table: true,
 	atom.Tbody: true, atom.Tfoot: true, atom.Thead: true, atom.Tr: true, atom.Ul: true,
-	atom.Search: true, atom.Option: true,
+	atom.Search: true,
 }
 
 // cellRoles are the ARIA roles of a table or grid cell.
@@ -176,11 +178,13 @@ func (w *textWriter) String() string {
 }
 
 func startsSpace(s string) bool {
-	return s != "" && strings.TrimLeft(s[:1], " \t\n\r\f") == "" || strings.HasPrefix(s, "\u00a0")
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsSpace(r)
 }
 
 func endsSpace(s string) bool {
-	return s != "" && strings.TrimRight(s[len(s)-1:], " \t\n\r\f") == "" || strings.HasSuffix(s, "\u00a0")
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsSpace(r)
 }
 
 // innerText is the visible text of n on one line, whitespace collapsed: the
