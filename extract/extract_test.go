@@ -343,3 +343,16 @@ func TestConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestMarkdownIconLinks(t *testing.T) {
+	md, err := Markdown(`<p>Follow: <a href="/tw" aria-label="Twitter"><span class="icon"></span></a></p>
+	  <table><tr><th>Name</th><th>Actions</th></tr>
+	  <tr><td>Ann</td><td><a href="/edit/1" title="Edit"><i class="pen"></i></a></td></tr></table>`, "https://acme.test/", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Follow: [Twitter](https://acme.test/tw)\n\n|Name|Actions|\n|---|---|\n|Ann|[Edit](https://acme.test/edit/1)|"
+	if md != want {
+		t.Errorf("Markdown =\n%q\nwant\n%q", md, want)
+	}
+}

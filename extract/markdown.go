@@ -89,7 +89,8 @@ const minArticle = 200
 // plain ones (see plainTables); links and images are made absolute against
 // base here rather than by the converter, which cannot resolve against
 // file: or other host-less URLs; links that lead nowhere are unwrapped
-// (their text stays); permalink anchors (a lone ¶, # or §) are dropped;
+// (their text stays); icon-only links get their aria-label or title as
+// text; permalink anchors (a lone ¶, # or §) are dropped;
 // link and image titles are dropped (they mostly repeat the text and cost
 // tokens); inline data: images — kilobytes of base64 — become their alt
 // text; select boxes are dropped (the form format reports their values).
@@ -111,7 +112,6 @@ func tidyNodes(n *html.Node, base *url.URL) {
 		tidyNodes(c, base)
 		switch c.DataAtom {
 		case atom.A, atom.Area:
-			removeAttr(c, "title")
 			href := resolve(base, attr(c, "href"))
 			switch {
 			case href == "":
@@ -120,7 +120,11 @@ func tidyNodes(n *html.Node, base *url.URL) {
 				n.RemoveChild(c)
 			default:
 				setAttr(c, "href", href)
+				if c.DataAtom == atom.A && innerText(c) == "" && find(c, isImg) == nil {
+					c.AppendChild(text(fallbackName(c))) // an icon link: name it
+				}
 			}
+			removeAttr(c, "title")
 		case atom.Img:
 			removeAttr(c, "title")
 			removeAttr(c, "srcset")
@@ -136,6 +140,8 @@ func tidyNodes(n *html.Node, base *url.URL) {
 		c = next
 	}
 }
+
+func isImg(n *html.Node) bool { return n.DataAtom == atom.Img }
 
 // unwrap replaces element n by its children.
 func unwrap(n *html.Node) {

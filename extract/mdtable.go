@@ -85,7 +85,8 @@ func plainTable(t *html.Node) *html.Node {
 
 // plainCell moves cell src's content into a new tag cell, with its spans
 // (rowspan capped at maxRows, the rows left) and block content flattened to
-// text. An icon-only cell gets its fallback name as text.
+// text. A cell with neither text, link nor image (an icon) gets its
+// fallback name as text.
 func plainCell(tag atom.Atom, src *html.Node, maxRows int) *html.Node {
 	c := element(tag)
 	if n := span(src, "colspan", maxColspan); n > 1 {
@@ -97,7 +98,7 @@ func plainCell(tag atom.Atom, src *html.Node, maxRows int) *html.Node {
 	if align := attr(src, "align"); align != "" {
 		c.Attr = append(c.Attr, html.Attribute{Key: "align", Val: align})
 	}
-	if flatText(src) == "" {
+	if flatText(src) == "" && find(src, func(x *html.Node) bool { return x.DataAtom == atom.A || isImg(x) }) == nil {
 		c.AppendChild(text(fallbackName(src)))
 		return c
 	}
