@@ -124,12 +124,26 @@ func (ev *evaluator) conj(c *conj, u universe) []int {
 	if scopeOnly(rest) {
 		out = ev.scopes(rest, u)
 	} else {
-		out = u.ids
+		// Groups first: a parenthesised scope may name a root, which is
+		// outside the universe of atoms.
+		out = nil
+		first := true
+		for _, x := range rest {
+			if _, ok := x.(*atom); ok {
+				continue
+			}
+			if r := ev.unary(x, u); first {
+				out, first = r, false
+			} else {
+				out = intersect(out, r)
+			}
+		}
+		if first {
+			out = u.ids
+		}
 		for _, x := range rest {
 			if a, ok := x.(*atom); ok {
 				out = ev.filter(out, a)
-			} else {
-				out = intersect(out, ev.unary(x, u))
 			}
 		}
 	}

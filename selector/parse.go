@@ -23,7 +23,7 @@ func Parse(s string) (*Selector, error) {
 	p := &parser{src: s, in: []rune(s)}
 	p.space()
 	if p.eof() {
-		return nil, p.errorf(p.pos, "empty selector")
+		return nil, p.errorf(0, "empty selector")
 	}
 	c, err := p.chain()
 	if err != nil {
@@ -323,6 +323,9 @@ func (p *parser) keyed(word string, start int) (unary, error) {
 	prefix := key + map[op]string{opEq: ":", opSub: "~:"}[o]
 	vpos := p.pos
 	if p.atWordEnd() {
+		if !p.eof() && !unicode.IsSpace(p.in[p.pos]) {
+			return nil, p.errorf(vpos, "expected a value after %q (quote a value that holds parentheses, commas or operators)", prefix)
+		}
 		return nil, p.errorf(vpos, "expected a value after %q", prefix)
 	}
 	a := &atom{key: key, op: o}

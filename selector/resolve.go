@@ -116,7 +116,7 @@ func wants(sel *Selector) want {
 }
 
 // closeName is the similarity from which a name counts as a near miss.
-const closeName = 0.5
+const closeName = 0.55
 
 // closest ranks the nodes with a ref by how much they look like what sel
 // asks for: the role, and the similarity of the name (or value, or id) to the
