@@ -49,7 +49,7 @@ func FuzzParse(f *testing.F) {
 		if got := again.String(); got != canon {
 			t.Fatalf("canonical form not stable: %q → %q → %q", s, canon, got)
 		}
-		sel.Match(snaps)
+		Match(snaps, sel)
 		if _, _, err := Resolve(snaps, sel); err != nil {
 			_ = err.Error()
 		}

@@ -80,13 +80,14 @@ func eval(ix *index, sel *Selector) []int {
 	return ev.chain(sel.root, universe{ids: top, top: true})
 }
 
-// Match returns every node the selector matches in snaps, in document order,
-// whether or not it has a ref: for extraction, waits and counts. Actions use
+// Match returns every node sel matches in snaps, in document order, whether
+// or not it has a ref: for extraction, waits and counts. A scope-only
+// selector (tab:2, url:…) may return a snapshot's root. Actions use
 // [Resolve]; the find tool uses [Find].
-func (s *Selector) Match(snaps []*tree.Snapshot) []*tree.Node {
+func Match(snaps []*tree.Snapshot, sel *Selector) []*tree.Node {
 	ix := newIndex(snaps)
 	var out []*tree.Node
-	for _, i := range eval(ix, s) {
+	for _, i := range eval(ix, sel) {
 		out = append(out, ix.nodes[i])
 	}
 	return out
@@ -141,9 +142,12 @@ func (ev *evaluator) conj(c *conj, u universe) []int {
 		if first {
 			out = u.ids
 		}
-		for _, x := range rest {
-			if a, ok := x.(*atom); ok {
-				out = ev.filter(out, a)
+		// text: last: it is the dearest test, so it sees the fewest nodes.
+		for _, last := range []bool{false, true} {
+			for _, x := range rest {
+				if a, ok := x.(*atom); ok && (a.key == keyText) == last {
+					out = ev.filter(out, a)
+				}
 			}
 		}
 	}

@@ -171,7 +171,7 @@ func TestMatch(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.sel, err)
 			continue
 		}
-		if got := describeAll(sel.Match(snaps)); got != tt.want {
+		if got := describeAll(Match(snaps, sel)); got != tt.want {
 			t.Errorf("%s\n got: %s\nwant: %s", tt.sel, got, tt.want)
 		}
 	}
@@ -204,7 +204,7 @@ func TestMatchAlgebra(t *testing.T) {
 			all = append(all, x)
 		}
 	}
-	match := func(s string) []*tree.Node { return MustParse(s).Match(snaps) }
+	match := func(s string) []*tree.Node { return Match(snaps, MustParse(s)) }
 	member := func(a string) string { return a + " !e0" }
 	for _, a := range atomsForAlgebra {
 		A := match(member(a))
@@ -280,11 +280,11 @@ func descendantsOf(ns []*tree.Node) []*tree.Node {
 
 func TestMatchNilAndEmpty(t *testing.T) {
 	sel := MustParse("role:button")
-	if got := sel.Match(nil); len(got) != 0 {
+	if got := Match(nil, sel); len(got) != 0 {
 		t.Errorf("Match(nil) = %v", describeAll(got))
 	}
 	snaps := []*tree.Snapshot{nil, {Header: tree.Header{Kind: "tab"}}, fixture()[1]}
-	if got := describeAll(sel.Match(snaps)); got != "e42" {
+	if got := describeAll(Match(snaps, sel)); got != "e42" {
 		t.Errorf("Match with nil snapshots = %s, want e42", got)
 	}
 }
@@ -303,7 +303,7 @@ func TestMatchLarge(t *testing.T) {
 		parent.Children = append(parent.Children, n("link", fmt.Sprintf("Item %d", i), fmt.Sprintf("e%d", i+1)))
 	}
 	snaps := []*tree.Snapshot{{Header: tree.Header{Kind: "tab", Index: 1}, Root: root}}
-	got := MustParse(`text:"item 19999" role:link || !role:group text:"item 5" nth:-1`).Match(snaps)
+	got := Match(snaps, MustParse(`text:"item 19999" role:link || !role:group text:"item 5" nth:-1`))
 	if describeAll(got) != "e6000 e20000" {
 		t.Errorf("got %s", describeAll(got))
 	}

@@ -264,8 +264,7 @@ func (p *parser) atom() (unary, error) {
 		re := "/" + src + "/" + flags
 		return nil, p.errorf(start, "a regex needs a key: write name:%s or text:%s", re, re)
 	case '&', '|', '>':
-		double := map[rune]string{'&': "&& (or a space) for AND", '|': "|| (or a comma) for OR", '>': ">> for a descendant"}[r]
-		return nil, p.errorf(start, "a single %q is not an operator: write %s", string(r), double)
+		return nil, p.errorf(start, "a single %q is not an operator: write %s", string(r), doubled[r])
 	}
 	for !p.eof() && !p.atWordEnd() && !p.at(":") && !p.at("~:") {
 		p.pos++
@@ -279,8 +278,18 @@ func (p *parser) atom() (unary, error) {
 	case IsRef(word):
 		return &atom{key: keyRef, val: strings.TrimPrefix(word, "@")}, nil
 	}
-	return nil, p.errorf(start, "%q is not a selector: write name:%s or text:%s", word, quoteValue(word), quoteValue(word))
+	q := quoteValue(word)
+	if rolesFor(word) != nil {
+		return nil, p.errorf(start, "%q is not a selector: write name:%s, text:%s or role:%s", word, q, q, roleDisplay(word))
+	}
+	if _, err := tree.ParseState(word); err == nil {
+		return nil, p.errorf(start, "%q is not a selector: write name:%s, text:%s or state:%s", word, q, q, strings.ToLower(word))
+	}
+	return nil, p.errorf(start, "%q is not a selector: write name:%s or text:%s", word, q, q)
 }
+
+// doubled tells how to write the operator a single &, | or > was meant as.
+var doubled = map[rune]string{'&': "&& (or a space) for AND", '|': "|| (or a comma) for OR", '>': ">> for a descendant"}
 
 func (p *parser) opText() string {
 	if p.at("~:") {
@@ -319,8 +328,8 @@ func (p *parser) keyed(word string, start int) (unary, error) {
 	if o == opSub && !subKeys[key] {
 		return nil, p.errorf(start, "%s does not take \"~:\" (only name, value, id, window, app, tab and url do): write %s:", key, key)
 	}
+	prefix := key + p.opText()
 	p.pos += len(p.opText())
-	prefix := key + map[op]string{opEq: ":", opSub: "~:"}[o]
 	vpos := p.pos
 	if p.atWordEnd() {
 		if !p.eof() && !unicode.IsSpace(p.in[p.pos]) {
@@ -512,7 +521,7 @@ func (p *parser) check(a *atom, prefix string, vpos int) error {
 		}
 	case keyState:
 		for st, name := range negStateName {
-			if strings.EqualFold(a.val, name) {
+			if strings.EqualFold(strings.TrimSpace(a.val), name) {
 				a.state, a.neg = st, true
 				return nil
 			}
