@@ -38,9 +38,11 @@
 //	         (a GTK mnemonic "_" is ignored); name~: substring; name:/re/ regex
 //	         on the raw name.
 //	text:    the visible text of the node and its descendants (names, and
-//	         values that are not protected), substring, case-insensitive.
+//	         values that are not protected), substring, case-insensitive
+//	         (text~: is the same); text:/re/ a regex on that text.
 //	value:   like name:, on the value; never matches a protected value.
-//	id:      like name:, on the DOM id or AT-SPI accessible id.
+//	id:      like name: (so case-insensitive), on the DOM id or AT-SPI
+//	         accessible id.
 //	state:   a state of SPEC §1 (state:checked); also state:enabled and
 //	         state:unchecked, the absence of disabled and checked.
 //	window:  inside a window, dialog or alertdialog with that name.
@@ -55,7 +57,15 @@
 // itself — the window, the app, or the tab's root — so `window:Save >> …`
 // and `tab:2 >> …` scope a search, and `window:Save` alone names the window.
 // Inside `!` or mixed with other keys, a scope key matches every node inside
-// the scope.
+// the scope. A scope in parentheses keeps its meaning: `(tab:2) >> …`.
+//
+// # Strict resolution
+//
+// [Resolve] wants exactly one matched node with a ref; when the selector uses
+// text:, a match that contains another match is dropped, since the text is in
+// both and the innermost is the one meant. It fails with a [*NoMatchError]
+// that names the closest candidates or an [*AmbiguousError] that lists the
+// matches; both print as one line for an agent.
 //
 // # Matching
 //

@@ -44,7 +44,7 @@ func (e *SyntaxError) Caret() string {
 // selector asked for, best first, so the agent can retry with one of them.
 type NoMatchError struct {
 	Selector string       // the selector in canonical form
-	Closest  []*tree.Node // up to maxClosest near misses, best first
+	Closest  []*tree.Node // up to five near misses with refs, best first
 }
 
 // maxClosest is how many near misses a NoMatchError lists.

@@ -144,6 +144,11 @@ var matchCases = []struct{ sel, want string }{
 	{`role:button nth:2 || role:link nth:-1`, `e9 e40`},
 	{`role:button name:Delete nth:3`, `e33`},
 	{`role:button nth:2 nth:1`, `e9`},
+	{`role:button && nth:2`, `e9`},
+	{`(nth:1)`, `e1`},
+	{`(role:button nth:-1)`, `e62`},
+	{`role:form >> nth:1`, `e5`},
+	{`role:form >> !nth:1 nth:1`, `e6`},
 
 	// refs:
 	{`e8`, `e8`},

@@ -72,6 +72,8 @@ var validSelectors = []struct{ in, want string }{
 	{`name:!x`, `name:!x`},
 	{`name:a:b`, `name:a:b`},
 	{`name:日本語`, `name:日本語`},
+	{"name:\xffx", "name:\ufffdx"}, // invalid UTF-8 reads as U+FFFD
+	{"name:\"a\xffb c\"", "name:\"a\ufffdb c\""},
 	{`name:"日本 語"`, `name:"日本 語"`},
 	{`name:a,name:b`, `name:a || name:b`},
 	// Regexes keep their source; flags print in the order i, s, m.
@@ -219,7 +221,8 @@ var invalidSelectors = []struct {
 	{`name:/a/1`, 9, `expected a space or an operator (&&, ||, >>) before "1"`},
 	{`(role:button)role:link`, 14, `expected a space or an operator (&&, ||, >>) before "r"`},
 	{`role:button(name:x)`, 12, `expected a space or an operator (&&, ||, >>) before "("`},
-	// Columns count runes, not bytes.
+	// Columns count runes, not bytes; an invalid byte is one rune.
+	{"name:\xff\xfe x:y", 9, `unknown key "x" (keys: role, name, text, value, id, state, window, app, tab, url, nth)`},
 	{`name:é x:y`, 8, `unknown key "x" (keys: role, name, text, value, id, state, window, app, tab, url, nth)`},
 	{`name:"日本語" role:bouton`, 17, `unknown role "bouton" (did you mean button?)`},
 	{"name:\"a\nb\" nth:0", 16, `nth: counts from 1 (nth:1 is the first, nth:-1 the last)`},
