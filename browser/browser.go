@@ -59,6 +59,9 @@ type Options struct {
 	Args []string
 	// Logger receives debug messages; nil discards them.
 	Logger *slog.Logger
+	// DownloadDir receives downloads; empty means a temporary folder that
+	// Close removes.
+	DownloadDir string
 }
 
 // Browser is one connection to Chromium and the current tab. Its refs stay
@@ -76,6 +79,16 @@ type Browser struct {
 
 	mu     sync.Mutex
 	frames map[target.ID]*frameSession // attached out-of-process frames
+	last   *tree.Node                  // root of the last snapshot, to name nodes in errors
+	tabs   []*tab                      // open tabs, in the order they opened
+	cur    *tab                        // the tab actions go to
+
+	sinkMu sync.Mutex
+	sink   *watch // the watch of the action in progress, nil between actions
+
+	downloadDir    string
+	ownDownloadDir bool     // canopy made downloadDir and removes it
+	downloadNames  sync.Map // download GUID → suggested file name
 }
 
 // New launches a browser, or attaches to one when opt.CDP is set, and opens
@@ -85,12 +98,15 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	b := &Browser{log: log, refs: tree.NewRefs(), frames: map[target.ID]*frameSession{}}
+	b := &Browser{log: log, refs: tree.NewRefs(), frames: map[target.ID]*frameSession{}, downloadDir: opt.DownloadDir}
 	var err error
 	if opt.CDP != "" {
 		err = b.attach(ctx, opt.CDP)
 	} else {
 		err = b.launch(ctx, opt)
+	}
+	if err == nil {
+		err = b.startTabs(ctx)
 	}
 	if err != nil {
 		b.Close()
@@ -203,6 +219,12 @@ func (b *Browser) Close() error {
 		f.cancel()
 		delete(b.frames, id)
 	}
+	for _, t := range b.tabs {
+		if t.cancel != nil {
+			t.cancel()
+		}
+	}
+	b.tabs, b.cur = nil, nil
 	b.mu.Unlock()
 	if b.cancelTab != nil {
 		if b.launched && b.browserCtx != nil {
@@ -214,6 +236,10 @@ func (b *Browser) Close() error {
 	if b.cancelAlloc != nil {
 		b.cancelAlloc()
 		b.cancelAlloc = nil
+	}
+	if b.ownDownloadDir {
+		_ = os.RemoveAll(b.downloadDir)
+		b.ownDownloadDir = false
 	}
 	return nil
 }

@@ -16,6 +16,19 @@ import (
 type frameSession struct {
 	ctx    context.Context // chromedp context attached to the frame's target
 	cancel context.CancelFunc
+	// The <iframe> element that shows this target's root frame, in the
+	// target ownerTID: input coordinates inside the frame are offset by it.
+	ownerTID target.ID
+	owner    cdp.BackendNodeID
+}
+
+// noteOwner records which <iframe> shows an out-of-process frame target.
+func (b *Browser) noteOwner(tid, ownerTID target.ID, owner cdp.BackendNodeID) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if fs := b.frames[tid]; fs != nil {
+		fs.ownerTID, fs.owner = ownerTID, owner
+	}
 }
 
 // frameInfo is one frame of the page: where it lives and who owns it.

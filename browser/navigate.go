@@ -39,7 +39,7 @@ func (l Load) Note() string {
 // an error: Load.Loading says so and the caller notes it. A URL that cannot
 // be loaded is an error wrapping ErrNavigation.
 func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration) (Load, error) {
-	c := chromedp.FromContext(b.browserCtx)
+	c := chromedp.FromContext(b.tabCtx())
 	if c == nil || c.Target == nil {
 		return Load{}, envErrorf("the browser has no open tab")
 	}
@@ -79,7 +79,7 @@ func (b *Browser) waitContext(ctx context.Context, limit time.Duration) (context
 	if limit <= 0 {
 		limit = DefaultLoadTimeout
 	}
-	wctx, cancel := context.WithTimeout(b.browserCtx, limit)
+	wctx, cancel := context.WithTimeout(b.tabCtx(), limit)
 	stop := context.AfterFunc(ctx, cancel)
 	return wctx, func() { stop(); cancel() }
 }

@@ -42,12 +42,17 @@ type SnapshotOptions struct {
 func (b *Browser) Snapshot(ctx context.Context, opt SnapshotOptions) (*tree.Snapshot, Stats, error) {
 	start := time.Now()
 	var st Stats
-	c := chromedp.FromContext(b.browserCtx)
+	c := chromedp.FromContext(b.tabCtx())
 	if c == nil || c.Target == nil {
 		return nil, st, envErrorf("the browser has no open tab")
 	}
+	if t := b.curTab(); t != nil && t.watch != nil {
+		if d := t.watch.openDialog(); d != nil {
+			return nil, st, fmt.Errorf("the page is blocked by a JavaScript %s (%s): answer it with dialog accept or dialog dismiss", d.Type, quoteText(d.Message))
+		}
+	}
 	tab := c.Target
-	tabID := targetID(b.browserCtx)
+	tabID := targetID(b.tabCtx())
 
 	frames, err := b.discoverFrames(ctx, tab, tabID)
 	if err != nil {
@@ -62,6 +67,9 @@ func (b *Browser) Snapshot(ctx context.Context, opt SnapshotOptions) (*tree.Snap
 		return nil, st, fmt.Errorf("read the page's accessibility tree: %w", fetched.errs[frames[0].id])
 	}
 	snap := b.assemble(frames, fetched, &st)
+	b.mu.Lock()
+	b.last = snap.Root
+	b.mu.Unlock()
 	st.Frames = len(fetched.docs)
 	targets := map[target.ID]bool{}
 	for _, fr := range frames {
@@ -200,6 +208,9 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 	for _, fr := range frames[1:] {
 		if id, ok := f.owners[fr.id]; ok {
 			byOwner[ownerKey{fr.ownerTID, id}] = fr
+			if fr.target != fr.ownerTID {
+				b.noteOwner(fr.target, fr.ownerTID, id)
+			}
 		}
 	}
 	notes := f.notes

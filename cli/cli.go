@@ -82,7 +82,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSnapshotCmd(stdout, stderr), newDemoCmd(stdout, stderr))
+	root.AddCommand(newSnapshotCmd(stdout, stderr), newDoCmd(stdout, stderr), newDemoCmd(stdout, stderr))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})

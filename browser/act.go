@@ -1,0 +1,309 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/session"
+	"github.com/canopy-dev/canopy/settle"
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// Source returns the browser as the executor's source: the current tab.
+func (b *Browser) Source() session.Source { return source{b} }
+
+type source struct{ b *Browser }
+
+func (s source) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, error) {
+	snap, _, err := s.b.Snapshot(ctx, SnapshotOptions{Full: full})
+	return snap, err
+}
+
+func (s source) Watch(ctx context.Context) (session.Watcher, error) { return s.b.watch(ctx) }
+
+func (s source) Do(ctx context.Context, p *policy.Permit, a action.Action, target, to *tree.Node) (session.Output, error) {
+	return s.b.Do(ctx, p, a, target, to)
+}
+
+// watch starts collecting the current tab's activity for one action.
+func (b *Browser) watch(ctx context.Context) (session.Watcher, error) {
+	w := newWatch(b.tabURL(ctx))
+	b.sinkMu.Lock()
+	b.sink = w
+	b.sinkMu.Unlock()
+	return watcher{b, w}, nil
+}
+
+// tabURL asks the browser (not the page, which a JavaScript dialog may
+// block) for the current tab's URL.
+func (b *Browser) tabURL(ctx context.Context) string {
+	t := b.curTab()
+	c := chromedp.FromContext(b.browserCtx)
+	if t == nil || c == nil || c.Browser == nil {
+		return ""
+	}
+	info, err := cdp.Call(ctx, c.Browser, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: t.id})
+	if err != nil || info.TargetInfo == nil {
+		return ""
+	}
+	return info.TargetInfo.URL
+}
+
+type watcher struct {
+	b *Browser
+	w *watch
+}
+
+func (w watcher) Events() <-chan settle.Event { return w.w.events }
+
+func (w watcher) Stop() ([]string, bool) {
+	w.b.sinkMu.Lock()
+	if w.b.sink == w.w {
+		w.b.sink = nil
+	}
+	w.b.sinkMu.Unlock()
+	return w.w.close()
+}
+
+// Do performs one action on the current tab. The permit must be the one
+// the policy issued for a; element actions check actionability first and
+// act with trusted input events.
+func (b *Browser) Do(ctx context.Context, p *policy.Permit, a action.Action, target, to *tree.Node) (session.Output, error) {
+	if err := p.Allows(a.Kind); err != nil {
+		return session.Output{}, err
+	}
+	cur := b.curTab()
+	if cur == nil {
+		return session.Output{}, fmt.Errorf("no tab is open (tabs list, tabs switch N)")
+	}
+	if d := cur.watch.openDialog(); d != nil && a.Kind != action.Dialog && a.Kind != action.Tabs {
+		return session.Output{}, fmt.Errorf("a JavaScript %s is open (%s): answer it first with dialog accept or dialog dismiss", d.Type, quoteText(d.Message))
+	}
+	var h *handle
+	if target != nil {
+		var err error
+		if h, err = b.handleOf(ctx, target); err != nil {
+			return session.Output{}, err
+		}
+	}
+	if a.Kind == action.Dialog {
+		return b.answerDialog(ctx, cur, a)
+	}
+	// Input that opens a JavaScript dialog does not return until the dialog
+	// is answered: the action ends when the dialog opens, and the input
+	// call completes in the background once the agent answers it.
+	type result struct {
+		out session.Output
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := b.do(ctx, a, h, to)
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		return r.out, r.err
+	case <-cur.watch.dialogOpened():
+		return session.Output{}, nil
+	}
+}
+
+// do dispatches one action to its implementation.
+func (b *Browser) do(ctx context.Context, a action.Action, h *handle, to *tree.Node) (session.Output, error) {
+	tab := chromedpTarget(b.tabCtx())
+	switch a.Kind {
+	case action.Click, action.DoubleClick, action.Hover:
+		return session.Output{}, b.pointer(ctx, tab, h, a)
+	case action.Type:
+		return session.Output{}, b.typeText(ctx, tab, h, a)
+	case action.Press:
+		return session.Output{}, b.press(ctx, tab, h, a.Keys)
+	case action.Check, action.Uncheck:
+		return b.check(ctx, tab, h, a)
+	case action.Select:
+		return session.Output{}, b.selectOption(ctx, tab, h, a.Text)
+	case action.SetValue:
+		return session.Output{}, setValue(ctx, h, a.Text)
+	case action.Scroll:
+		return b.scroll(ctx, tab, h, a)
+	case action.Drag:
+		return session.Output{}, b.drag(ctx, tab, h, to)
+	case action.Upload:
+		return session.Output{}, upload(ctx, h, a.Paths)
+	case action.Navigate:
+		return b.navigate(ctx, a)
+	case action.Tabs:
+		return b.tabsAction(ctx, a)
+	case action.Evaluate:
+		return b.evaluate(ctx, a.Text)
+	case action.Screenshot:
+		return b.screenshot(ctx, h)
+	case action.Extract:
+		return b.extract(ctx, h, a.Format)
+	}
+	return session.Output{}, fmt.Errorf("the browser cannot %s", a.Kind)
+}
+
+func needNode(h *handle, kind action.Kind) error {
+	if h == nil {
+		return fmt.Errorf("%s needs a target", kind)
+	}
+	return nil
+}
+
+// pointer clicks, double-clicks or hovers the node's centre.
+func (b *Browser) pointer(ctx context.Context, tab cdp.Session, h *handle, a action.Action) error {
+	if err := needNode(h, a.Kind); err != nil {
+		return err
+	}
+	button, err := mouseButton(a.Button)
+	if err != nil {
+		return err
+	}
+	x, y, err := b.point(ctx, h, a.Kind != action.Hover)
+	if err != nil {
+		return err
+	}
+	switch a.Kind {
+	case action.Hover:
+		return mouse(ctx, tab, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0)
+	case action.DoubleClick:
+		return click(ctx, tab, x, y, button, 2)
+	}
+	return click(ctx, tab, x, y, button, max(a.Count, 1))
+}
+
+// focus scrolls the node into view and gives it keyboard focus.
+func focus(ctx context.Context, h *handle) error {
+	_, _ = cdp.Call(ctx, h.t, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: h.id})
+	if _, err := cdp.Call(ctx, h.t, dom.Focus, dom.FocusParams{BackendNodeID: h.id}); err != nil {
+		if e := staleOr(err); e != err {
+			return e
+		}
+		return &session.ActionError{Reason: "it cannot take keyboard focus", Err: err}
+	}
+	return nil
+}
+
+// selectContentsJS selects everything in a text field or editable element,
+// so the next key replaces it.
+const selectContentsJS = `function() {
+  const el = this;
+  if (el.select) { el.select(); return; }
+  const r = document.createRange(); r.selectNodeContents(el);
+  const s = getSelection(); s.removeAllRanges(); s.addRange(r);
+}`
+
+// typeText focuses a text field and types into it: clear selects its
+// contents and deletes them with a real Backspace; the text goes in as one
+// trusted insertText; submit presses Enter.
+func (b *Browser) typeText(ctx context.Context, tab cdp.Session, h *handle, a action.Action) error {
+	if err := needNode(h, a.Kind); err != nil {
+		return err
+	}
+	if err := checkEditable(ctx, h); err != nil {
+		return err
+	}
+	if err := focus(ctx, h); err != nil {
+		return err
+	}
+	if a.Clear {
+		if err := h.call(ctx, selectContentsJS, nil); err != nil {
+			return err
+		}
+		if err := press(ctx, tab, []chord{{key: '\b'}}); err != nil {
+			return err
+		}
+	}
+	if a.Text != "" {
+		if err := insertText(ctx, tab, a.Text); err != nil {
+			return err
+		}
+	}
+	if a.Submit {
+		return press(ctx, tab, []chord{{key: '\r'}})
+	}
+	return nil
+}
+
+// press sends keys, to the focused element or, with a target, to it after
+// focusing it.
+func (b *Browser) press(ctx context.Context, tab cdp.Session, h *handle, keys string) error {
+	chords, err := parseKeys(keys)
+	if err != nil {
+		return err
+	}
+	if h != nil {
+		if err := focus(ctx, h); err != nil {
+			return err
+		}
+	}
+	return press(ctx, tab, chords)
+}
+
+// check clicks a checkbox, radio or switch unless it is already in the
+// wanted state.
+func (b *Browser) check(ctx context.Context, tab cdp.Session, h *handle, a action.Action) (session.Output, error) {
+	if err := needNode(h, a.Kind); err != nil {
+		return session.Output{}, err
+	}
+	want := a.Kind == action.Check
+	if h.node.States.Has(tree.Checked) == want {
+		return session.Output{Unchanged: true}, nil
+	}
+	if !want && h.node.Role == "radio" {
+		return session.Output{}, &session.ActionError{Reason: "a radio button is unchecked by checking another one"}
+	}
+	x, y, err := b.point(ctx, h, true)
+	var ae *session.ActionError
+	if errors.As(err, &ae) && strings.HasPrefix(ae.Reason, "it is not visible") {
+		// Styled checkboxes hide the input and show its label: click that.
+		var ok bool
+		if lerr := h.call(ctx, `function() { const l = this.labels && this.labels[0]; if (!l) return false; l.click(); return true; }`, &ok); lerr == nil && ok {
+			return session.Output{}, nil
+		}
+	}
+	if err != nil {
+		return session.Output{}, err
+	}
+	return session.Output{}, click(ctx, tab, x, y, input.MouseButtonLeft, 1)
+}
+
+// navigate loads a URL, or goes back, forward or reloads.
+func (b *Browser) navigate(ctx context.Context, a action.Action) (session.Output, error) {
+	tctx := b.tabCtx()
+	t := chromedpTarget(tctx)
+	switch a.Nav {
+	case "reload":
+		_, err := cdp.Call(ctx, t, page.Reload, page.ReloadParams{})
+		return session.Output{}, err
+	case "back", "forward":
+		hist, err := cdp.Call(ctx, t, page.GetNavigationHistory, cdp.Empty{})
+		if err != nil {
+			return session.Output{}, err
+		}
+		i := int(hist.CurrentIndex) - 1
+		if a.Nav == "forward" {
+			i = int(hist.CurrentIndex) + 1
+		}
+		if i < 0 || i >= len(hist.Entries) {
+			return session.Output{}, fmt.Errorf("no page to go %s to", a.Nav)
+		}
+		_, err = cdp.Call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: hist.Entries[i].ID})
+		return session.Output{}, err
+	}
+	_, err := b.Navigate(ctx, a.URL, 0)
+	return session.Output{}, err
+}

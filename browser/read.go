@@ -1,0 +1,232 @@
+package browser
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/extract"
+	"github.com/canopy-dev/canopy/session"
+)
+
+// defaultScroll is how far scroll moves without an amount: most of a
+// viewport, so consecutive pages overlap a little.
+const defaultScroll = 600
+
+// scroll brings the node into view, or turns the mouse wheel over it (or
+// over the page) in a direction. The outcome line says where the page is.
+func (b *Browser) scroll(ctx context.Context, tab cdp.Session, h *handle, a action.Action) (session.Output, error) {
+	if a.Direction == "" {
+		if h == nil {
+			return session.Output{}, fmt.Errorf("scroll needs a target to bring into view, or a direction")
+		}
+		_, _, err := b.point(ctx, h, false)
+		return session.Output{}, err
+	}
+	amount := float64(a.Amount)
+	if amount <= 0 {
+		amount = defaultScroll
+	}
+	var dx, dy float64
+	switch a.Direction {
+	case "up":
+		dy = -amount
+	case "down":
+		dy = amount
+	case "left":
+		dx = -amount
+	case "right":
+		dx = amount
+	}
+	x, y := 640.0, 400.0
+	if m, err := cdp.Call(ctx, tab, page.GetLayoutMetrics, cdp.Empty{}); err == nil && m.CSSLayoutViewport != nil {
+		x, y = float64(m.CSSLayoutViewport.ClientWidth)/2, float64(m.CSSLayoutViewport.ClientHeight)/2
+	}
+	if h != nil {
+		var err error
+		if x, y, err = b.point(ctx, h, false); err != nil {
+			return session.Output{}, err
+		}
+	}
+	before := scrollPos(ctx, b)
+	if err := wheel(ctx, tab, x, y, dx, dy); err != nil {
+		return session.Output{}, err
+	}
+	// The wheel scrolls asynchronously; the executor settles afterwards.
+	return session.Output{Outcomes: []string{"scrolled " + a.Direction + before}}, nil
+}
+
+// scrollPos describes the page's scroll position for the outcome line.
+func scrollPos(ctx context.Context, b *Browser) string {
+	pos, err := chromedp.Run(b.tabCtx(), chromedp.Evaluate[[]float64](`[scrollY, document.documentElement.scrollHeight - innerHeight]`))
+	if err != nil || len(pos) != 2 {
+		return ""
+	}
+	return fmt.Sprintf(" from %.0f of %.0f px", pos[0], max(pos[1], 0))
+}
+
+// evaluate runs a script in the page and returns its JSON result.
+func (b *Browser) evaluate(ctx context.Context, script string) (session.Output, error) {
+	res, err := cdp.Call(ctx, chromedpTarget(b.tabCtx()), runtime.Evaluate, runtime.EvaluateParams{
+		Expression: script, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true),
+	})
+	if err != nil {
+		return session.Output{}, fmt.Errorf("evaluate: %w", err)
+	}
+	if res.ExceptionDetails != nil {
+		return session.Output{}, fmt.Errorf("the script threw: %s", exceptionText(res.ExceptionDetails))
+	}
+	return session.Output{Text: remoteText(res.Result)}, nil
+}
+
+// remoteText renders an evaluation result: JSON for values, the
+// description for what cannot be serialised.
+func remoteText(o *runtime.RemoteObject) string {
+	if o == nil {
+		return "undefined"
+	}
+	if len(o.Value) > 0 {
+		var v any
+		if json.Unmarshal(o.Value, &v) == nil {
+			out, err := json.Marshal(v)
+			if err == nil {
+				return string(out)
+			}
+		}
+		return string(o.Value)
+	}
+	if o.UnserializableValue != "" {
+		return string(o.UnserializableValue)
+	}
+	if o.Description != "" {
+		return o.Description
+	}
+	return string(o.Type)
+}
+
+// screenshot captures the viewport, or one element, as PNG.
+func (b *Browser) screenshot(ctx context.Context, h *handle) (session.Output, error) {
+	p := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng}
+	if h != nil {
+		if _, _, err := b.point(ctx, h, false); err != nil {
+			return session.Output{}, err
+		}
+		box, err := cdp.Call(ctx, h.t, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: h.id})
+		if err != nil {
+			return session.Output{}, staleOr(err)
+		}
+		q := box.Model.Border
+		dx, dy, err := b.frameOffset(ctx, h.tid)
+		if err != nil {
+			return session.Output{}, err
+		}
+		m, err := cdp.Call(ctx, chromedpTarget(b.tabCtx()), page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return session.Output{}, err
+		}
+		minX, minY, maxX, maxY := q[0], q[1], q[0], q[1]
+		for i := 0; i+1 < len(q); i += 2 {
+			minX, maxX = min(minX, q[i]), max(maxX, q[i])
+			minY, maxY = min(minY, q[i+1]), max(maxY, q[i+1])
+		}
+		p.Clip = &page.Viewport{X: minX + dx + m.CSSVisualViewport.PageX, Y: minY + dy + m.CSSVisualViewport.PageY, Width: maxX - minX, Height: maxY - minY, Scale: 1}
+	}
+	res, err := cdp.Call(ctx, chromedpTarget(b.tabCtx()), page.CaptureScreenshot, p)
+	if err != nil {
+		return session.Output{}, fmt.Errorf("screenshot: %w", err)
+	}
+	img, err := base64.StdEncoding.DecodeString(string(res.Data))
+	if err != nil {
+		img = []byte(res.Data) // already raw bytes
+	}
+	return session.Output{Image: img}, nil
+}
+
+// extract returns the page's (or a node's) content in a format.
+func (b *Browser) extract(ctx context.Context, h *handle, format string) (session.Output, error) {
+	f, err := extract.ParseFormat(format)
+	if err != nil {
+		return session.Output{}, err
+	}
+	tctx := b.tabCtx()
+	url, _ := chromedp.Run(tctx, chromedp.Location())
+	var html string
+	if h == nil {
+		html, err = chromedp.Run(tctx, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
+	} else {
+		var res dom.GetOuterHTMLResult
+		res, err = cdp.Call(ctx, h.t, dom.GetOuterHTML, dom.GetOuterHTMLParams{BackendNodeID: h.id})
+		if err == nil {
+			html = res.OuterHTML
+		}
+		err = staleOr(err)
+	}
+	if err != nil {
+		return session.Output{}, fmt.Errorf("read the page's HTML: %w", err)
+	}
+	text, err := extract.FromHTML(f, html, url, h == nil)
+	if err != nil {
+		return session.Output{}, err
+	}
+	return session.Output{Text: strings.TrimRight(text, "\n") + "\n"}, nil
+}
+
+// tabsAction lists, opens, switches or closes tabs.
+func (b *Browser) tabsAction(ctx context.Context, a action.Action) (session.Output, error) {
+	switch a.Nav {
+	case "", "list":
+		tabs, err := b.Tabs(ctx)
+		if err != nil {
+			return session.Output{}, err
+		}
+		return session.Output{Text: FormatTabs(tabs)}, nil
+	case "new":
+		n, err := b.newTab(ctx, a.URL)
+		if err != nil {
+			return session.Output{}, err
+		}
+		if a.URL != "" {
+			if _, err := b.WaitLoaded(ctx, 0); err != nil {
+				return session.Output{}, err
+			}
+		}
+		return session.Output{Outcomes: []string{fmt.Sprintf("opened tab %d", n)}, Replaced: true}, nil
+	case "switch":
+		if err := b.switchTab(ctx, a.Tab); err != nil {
+			return session.Output{}, err
+		}
+		return session.Output{Outcomes: []string{fmt.Sprintf("switched to tab %d", a.Tab)}, Replaced: true}, nil
+	case "close":
+		if err := b.closeTab(ctx, a.Tab); err != nil {
+			return session.Output{}, err
+		}
+		return session.Output{Replaced: true}, nil
+	}
+	return session.Output{}, fmt.Errorf("tabs %q: use list, new, switch or close", a.Nav)
+}
+
+// answerDialog accepts or dismisses the open JavaScript dialog.
+func (b *Browser) answerDialog(ctx context.Context, t *tab, a action.Action) (session.Output, error) {
+	d := t.watch.openDialog()
+	if d == nil {
+		return session.Output{}, fmt.Errorf("no JavaScript dialog is open")
+	}
+	p := page.HandleJavaScriptDialogParams{Accept: a.Nav == "accept", PromptText: a.Text}
+	if _, err := cdp.Call(ctx, chromedpTarget(t.ctx), page.HandleJavaScriptDialog, p); err != nil {
+		return session.Output{}, fmt.Errorf("answer the dialog: %w", err)
+	}
+	verb := "accepted"
+	if a.Nav == "dismiss" {
+		verb = "dismissed"
+	}
+	return session.Output{Outcomes: []string{fmt.Sprintf("%s %s %s", verb, d.Type, quoteText(d.Message))}}, nil
+}

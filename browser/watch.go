@@ -1,0 +1,330 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/canopy-dev/canopy/settle"
+)
+
+// mutationBinding is the name of the binding our MutationObserver calls. It
+// lives in an isolated world (canopyWorld), so the page cannot see or call it.
+const (
+	mutationBinding = "canopyMutated"
+	canopyWorld     = "canopy"
+)
+
+// observerJS reports DOM mutations through the binding, at most once per
+// microtask, so a burst of changes is one event.
+const observerJS = `(() => {
+  if (globalThis.__canopyObserver) return;
+  let queued = false;
+  const report = () => { queued = false; try { ` + mutationBinding + `('m'); } catch (e) {} };
+  const obs = new MutationObserver(() => { if (!queued) { queued = true; queueMicrotask(report); } });
+  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  const input = () => { if (!queued) { queued = true; queueMicrotask(report); } };
+  document.addEventListener('input', input, true);
+  document.addEventListener('change', input, true);
+  document.addEventListener('focusin', input, true);
+  globalThis.__canopyObserver = obs;
+})()`
+
+// observe installs the mutation observer in every document the target
+// loads from now on, and in the current ones.
+func observe(ctx context.Context, t cdp.Session) error {
+	if _, err := cdp.Call(ctx, t, runtime.AddBinding, runtime.AddBindingParams{Name: mutationBinding, ExecutionContextName: canopyWorld}); err != nil {
+		return fmt.Errorf("add the mutation binding: %w", err)
+	}
+	_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: observerJS, WorldName: canopyWorld, RunImmediately: new(true),
+	})
+	if err != nil {
+		return fmt.Errorf("install the mutation observer: %w", err)
+	}
+	return nil
+}
+
+// tabWatch listens to one tab for its whole life: it keeps the state that
+// outlives an action (an open JavaScript dialog) and forwards activity to the
+// watch of the action in progress, if any.
+type tabWatch struct {
+	b  *Browser
+	id target.ID
+
+	mu       sync.Mutex
+	dialog   *page.EventJavascriptDialogOpening // the open JS dialog, nil if none
+	dialogCh chan struct{}                      // closed when a dialog opens
+}
+
+// dialogOpened returns a channel that is closed once a JavaScript dialog is
+// open on the tab (at once if one is open now).
+func (tw *tabWatch) dialogOpened() <-chan struct{} {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.dialogCh == nil {
+		tw.dialogCh = make(chan struct{})
+		if tw.dialog != nil {
+			close(tw.dialogCh)
+		}
+	}
+	return tw.dialogCh
+}
+
+// current returns the watch of the action in progress when this tab is the
+// current one: a background tab's activity does not hold an action up.
+func (tw *tabWatch) current() *watch {
+	if t := tw.b.curTab(); t == nil || t.id != tw.id {
+		return nil
+	}
+	return tw.b.currentWatch()
+}
+
+// currentWatch returns the watch of the action in progress, or nil.
+func (b *Browser) currentWatch() *watch {
+	b.sinkMu.Lock()
+	defer b.sinkMu.Unlock()
+	return b.sink
+}
+
+// openDialog returns the JavaScript dialog that is open on the tab, or nil.
+func (tw *tabWatch) openDialog() *page.EventJavascriptDialogOpening {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	return tw.dialog
+}
+
+// onEvent runs on chromedp's reader goroutine: it must not block or call CDP.
+func (tw *tabWatch) onEvent(ev any) {
+	w := tw.current()
+	switch e := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		if !strings.HasPrefix(e.Request.URL, "data:") {
+			w.send(settle.Event{Kind: settle.Busy, Key: "req:" + string(e.RequestID)})
+		}
+	case *network.EventLoadingFinished:
+		w.send(settle.Event{Kind: settle.Idle, Key: "req:" + string(e.RequestID)})
+	case *network.EventLoadingFailed:
+		w.send(settle.Event{Kind: settle.Idle, Key: "req:" + string(e.RequestID)})
+	case *page.EventFrameStartedLoading:
+		w.send(settle.Event{Kind: settle.Busy, Key: "frame:" + string(e.FrameID)})
+	case *page.EventFrameStoppedLoading:
+		w.send(settle.Event{Kind: settle.Idle, Key: "frame:" + string(e.FrameID)})
+	case *page.EventFrameNavigated:
+		if e.Frame != nil && e.Frame.ParentID == "" {
+			w.navigated(e.Frame.URL+e.Frame.URLFragment, true)
+		}
+		w.send(settle.Event{Kind: settle.Mutation})
+	case *page.EventNavigatedWithinDocument:
+		w.navigated(e.URL, false)
+		w.send(settle.Event{Kind: settle.Mutation})
+	case *page.EventJavascriptDialogOpening:
+		tw.mu.Lock()
+		tw.dialog = e
+		if tw.dialogCh != nil {
+			close(tw.dialogCh)
+		} else {
+			tw.dialogCh = make(chan struct{})
+			close(tw.dialogCh)
+		}
+		tw.mu.Unlock()
+		w.outcome(dialogLine(e))
+		w.send(settle.Event{Kind: settle.Block})
+	case *page.EventJavascriptDialogClosed:
+		tw.mu.Lock()
+		tw.dialog = nil
+		tw.dialogCh = nil
+		tw.mu.Unlock()
+		w.send(settle.Event{Kind: settle.Mutation})
+	case *runtime.EventBindingCalled:
+		if e.Name == mutationBinding {
+			w.send(settle.Event{Kind: settle.Mutation})
+		}
+	case *dom.EventDocumentUpdated:
+		w.send(settle.Event{Kind: settle.Mutation})
+	}
+}
+
+// dialogLine is the outcome line of a JavaScript dialog.
+func dialogLine(e *page.EventJavascriptDialogOpening) string {
+	switch e.Type {
+	case page.DialogTypeAlert:
+		return fmt.Sprintf("alert %s (answer: dialog accept)", quoteText(e.Message))
+	case page.DialogTypePrompt:
+		return fmt.Sprintf("prompt %s default %s (answer: dialog accept \"text\" or dialog dismiss)", quoteText(e.Message), quoteText(e.DefaultPrompt))
+	default:
+		return fmt.Sprintf("%s %s (answer: dialog accept or dialog dismiss)", e.Type, quoteText(e.Message))
+	}
+}
+
+func quoteText(s string) string {
+	const limit = 200
+	if r := []rune(s); len(r) > limit {
+		s = string(r[:limit-1]) + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// watch collects what happens during one action: settle events for the
+// settler, and outcome lines for the reply.
+type watch struct {
+	events chan settle.Event
+
+	mu       sync.Mutex
+	outcomes []string
+	replaced bool
+	lastURL  string
+	closed   bool
+}
+
+func newWatch(startURL string) *watch {
+	return &watch{events: make(chan settle.Event, 4096), lastURL: startURL}
+}
+
+// send forwards an event without blocking; when the buffer is full the event
+// is dropped (a dropped Idle costs settle.MaxBusy at most).
+func (w *watch) send(ev settle.Event) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return
+	}
+	select {
+	case w.events <- ev:
+	default:
+	}
+}
+
+func (w *watch) outcome(line string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.outcomes = append(w.outcomes, line)
+}
+
+func (w *watch) navigated(to string, replaced bool) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if to == w.lastURL && !replaced {
+		return
+	}
+	line := "navigated " + shortURL(w.lastURL, to)
+	if to == w.lastURL {
+		line = "reloaded " + trimScheme(to)
+	}
+	// Several navigations in one action (a redirect chain) keep one line.
+	if n := len(w.outcomes); n > 0 && (strings.HasPrefix(w.outcomes[n-1], "navigated ") || strings.HasPrefix(w.outcomes[n-1], "reloaded ")) {
+		w.outcomes = w.outcomes[:n-1]
+	}
+	w.outcomes = append(w.outcomes, line)
+	w.lastURL = to
+	w.replaced = w.replaced || replaced
+}
+
+// close ends the watch; later events are dropped.
+func (w *watch) close() ([]string, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	return w.outcomes, w.replaced
+}
+
+// shortURL renders a navigation from → to: paths only on one origin,
+// hosts without the scheme otherwise.
+func shortURL(from, to string) string {
+	f, err1 := url.Parse(from)
+	t, err2 := url.Parse(to)
+	if err1 == nil && err2 == nil && f.Host == t.Host && f.Scheme == t.Scheme && t.Host != "" {
+		return pathOf(f) + " → " + pathOf(t)
+	}
+	return trimScheme(from) + " → " + trimScheme(to)
+}
+
+func pathOf(u *url.URL) string {
+	p := u.EscapedPath()
+	if p == "" {
+		p = "/"
+	}
+	if u.RawQuery != "" {
+		p += "?" + u.RawQuery
+	}
+	if u.Fragment != "" {
+		p += "#" + u.Fragment
+	}
+	return p
+}
+
+func trimScheme(u string) string {
+	for _, p := range []string{"http://", "https://"} {
+		if strings.HasPrefix(u, p) {
+			return u[len(p):]
+		}
+	}
+	return u
+}
+
+// browserWatch listens to the browser session for what is not a tab's own:
+// popups and tabs opening or closing, downloads.
+func (b *Browser) onBrowserEvent(ev any) {
+	w := b.currentWatch()
+	switch e := ev.(type) {
+	case *target.EventTargetCreated:
+		if e.TargetInfo != nil && e.TargetInfo.Type == "page" {
+			b.tabOpened(e.TargetInfo, w)
+		}
+	case *target.EventTargetDestroyed:
+		b.tabGone(e.TargetID, w)
+	case *cdpbrowser.EventDownloadWillBegin:
+		w.outcome("download started " + quoteText(e.SuggestedFilename))
+		w.send(settle.Event{Kind: settle.Busy, Key: "dl:" + e.GUID})
+		b.downloadNames.Store(e.GUID, e.SuggestedFilename)
+	case *cdpbrowser.EventDownloadProgress:
+		switch e.State {
+		case cdpbrowser.DownloadProgressStateCompleted:
+			name, _ := b.downloadNames.Load(e.GUID)
+			path := e.FilePath
+			if path == "" {
+				path = b.downloadDir + "/" + fmt.Sprint(name)
+			}
+			w.outcome(fmt.Sprintf("downloaded %s → %s", quoteText(fmt.Sprint(name)), path))
+			w.send(settle.Event{Kind: settle.Idle, Key: "dl:" + e.GUID})
+		case cdpbrowser.DownloadProgressStateCanceled:
+			name, _ := b.downloadNames.Load(e.GUID)
+			w.outcome("download canceled " + quoteText(fmt.Sprint(name)))
+			w.send(settle.Event{Kind: settle.Idle, Key: "dl:" + e.GUID})
+		}
+	}
+}
+
+// listenTab starts the tab's long-lived listener and installs the mutation
+// observer.
+func (b *Browser) listenTab(ctx context.Context, tabCtx context.Context, id target.ID) (*tabWatch, error) {
+	tw := &tabWatch{b: b, id: id}
+	if err := chromedp.Listen(tabCtx, tw.onEvent); err != nil {
+		return nil, fmt.Errorf("listen to the tab: %w", err)
+	}
+	c := chromedp.FromContext(tabCtx)
+	if err := observe(ctx, c.Target); err != nil {
+		b.log.Debug("mutation observer", "err", err)
+	}
+	return tw, nil
+}

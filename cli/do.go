@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/session"
+)
+
+type doFlags struct {
+	browserFlags
+	json    bool
+	allow   string
+	timeout time.Duration
+}
+
+func newDoCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f doFlags
+	cmd := &cobra.Command{
+		Use:   "do URL 'STEP; STEP…'",
+		Short: "Load a page, run steps on it and print what each step changed",
+		Long: `Load a page in a fresh browser, run steps on it, and print each step's diff:
+what the step changed, keyed by ref (SPEC §2). A step that changes nothing
+prints "no change". Steps are separated by ';' or newlines:
+
+  ACTION [SELECTOR] ["ARG"…] [FLAG…]
+
+A quoted string after whitespace is an argument, never part of the selector
+(name:"Sign in" is a selector value; "a@b.c" after a space is the text).
+Actions: click, double_click, hover, type "text" [clear] [submit], press KEYS,
+select "option", check, uncheck, set_value "v", scroll [up|down|left|right]
+[N], drag "to-selector", upload "path"…, navigate "url" | back | forward |
+reload, tabs list|new ["url"]|switch N|close [N], wait SELECTOR [state] |
+wait text "…" | wait url "pattern" | wait quiet, evaluate "js", screenshot
+["file.png"], extract [SELECTOR] markdown|text|table|links|form, dialog
+accept|dismiss ["text"], snapshot [SELECTOR] [full], find SELECTOR.
+
+The diffs go to stdout, nothing else; errors go to stderr and the exit code
+is non-zero. The first failing step stops the run.`,
+		Example: `  canopy do http://127.0.0.1:8080/login 'type role:textbox name:Email "a@b.c"; click role:button name:"Sign in"'
+  canopy do 127.0.0.1:8080/todo 'type role:textbox "milk" submit; check role:checkbox nth:1'
+  canopy do 127.0.0.1:8080/table 'click role:row name~:"User 0042" >> role:button name:Edit' --json`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			steps, err := action.ParseSteps(args[1])
+			if err != nil {
+				return err
+			}
+			return runDo(cmd.Context(), normalizeURL(args[0]), steps, f, stdout, stderr)
+		},
+	}
+	f.register(cmd)
+	fl := cmd.Flags()
+	fl.BoolVar(&f.json, "json", false, "print one JSON object per step (text, outcomes, timings)")
+	fl.StringVar(&f.allow, "allow", "", "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)")
+	fl.DurationVar(&f.timeout, "timeout", browser.DefaultLoadTimeout, "how long to wait for the page to load")
+	return cmd
+}
+
+// stepJSON is one line of `canopy do --json`.
+type stepJSON struct {
+	Step   int    `json:"step"`
+	Action string `json:"action"`
+	session.Reply
+	Error string `json:"error,omitempty"`
+	Image string `json:"image,omitempty"` // where a screenshot was written
+}
+
+func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, stdout, stderr io.Writer) error {
+	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	b, err := browser.New(startCtx, f.options(stderr))
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	tier := action.Act
+	if !b.Launched() {
+		tier = action.Observe
+	}
+	if f.allow != "" {
+		if tier, err = action.ParseTier(f.allow); err != nil {
+			return err
+		}
+	}
+	if _, err := b.Navigate(ctx, url, f.timeout); err != nil {
+		return err
+	}
+	sess := session.New(b.Source(), policy.New(tier), session.Options{Logger: f.options(stderr).Logger})
+	enc := json.NewEncoder(stdout)
+	for i, st := range steps {
+		r, err := sess.Run(ctx, st)
+		img := ""
+		if err == nil && r.Image != nil {
+			if img, err = writeImage(st, i+1, r.Image); err == nil {
+				r.Text = "screenshot saved to " + img + "\n"
+			}
+		}
+		if f.json {
+			line := stepJSON{Step: i + 1, Action: st.String(), Reply: r, Image: img}
+			if err != nil {
+				line.Error = err.Error()
+			}
+			if eerr := enc.Encode(line); eerr != nil {
+				return eerr
+			}
+		} else if r.Text != "" {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			if _, werr := io.WriteString(stdout, r.Text); werr != nil {
+				return werr
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("step %d (%s): %w", i+1, st, err)
+		}
+	}
+	return nil
+}
+
+// writeImage saves a screenshot where the step says, or as
+// canopy-screenshot-N.png in the working folder.
+func writeImage(a action.Action, n int, png []byte) (string, error) {
+	path := a.Path
+	if path == "" {
+		path = fmt.Sprintf("canopy-screenshot-%d.png", n)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		return "", fmt.Errorf("save the screenshot: %w", err)
+	}
+	return path, nil
+}

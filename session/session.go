@@ -1,0 +1,332 @@
+// Package session is canopy's one executor. Every action from every surface
+// — the CLI's `canopy do`, MCP tools, batch steps, the shell, scripts — goes
+// through [Session.Run], which does the same five things in the same order:
+//
+//  1. resolve the target strictly (package selector) on a fresh snapshot;
+//  2. ask the policy for a permit for this very action (package policy);
+//  3. act through the source, which demands the permit;
+//  4. settle on the source's events, never on a fixed sleep (package settle);
+//  5. read again and answer with the diff (package diff), or, when the
+//     document was replaced, the outcome and the new page's snapshot.
+//
+// A source cannot be reached without a permit, and only the policy makes
+// permits, so no surface can skip the policy.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/diff"
+	"github.com/canopy-dev/canopy/extract"
+	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/selector"
+	"github.com/canopy-dev/canopy/settle"
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// Options tune a session. Zero values take the defaults.
+type Options struct {
+	// Settle tunes how long actions wait for the page to go quiet.
+	Settle settle.Options
+	// Budget is the token budget of snapshots in replies (tree default).
+	Budget int
+	// DiffBudget is the token budget of a diff (diff default).
+	DiffBudget int
+	// Logger receives debug messages; nil discards them.
+	Logger *slog.Logger
+}
+
+// Session runs actions against one source, one at a time.
+type Session struct {
+	src    Source
+	policy *policy.Policy
+	opt    Options
+	log    *slog.Logger
+
+	mu   sync.Mutex     // actions run one at a time
+	last *tree.Snapshot // the latest snapshot read, for a page that cannot be read now
+}
+
+// New returns a session over src governed by pol.
+func New(src Source, pol *policy.Policy, opt Options) *Session {
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Session{src: src, policy: pol, opt: opt, log: log}
+}
+
+// Timing breaks an action's time down, for --json and the benchmark.
+type Timing struct {
+	Read   time.Duration `json:"read_ns"`   // snapshot and resolve before acting
+	Act    time.Duration `json:"act_ns"`    // the source's work
+	Settle time.Duration `json:"settle_ns"` // waiting for quiet
+	Diff   time.Duration `json:"diff_ns"`   // reading again and diffing
+	Total  time.Duration `json:"total_ns"`
+}
+
+// Reply is what an action returns to the agent.
+type Reply struct {
+	// Text is the diff, the new page's snapshot, or a reading.
+	Text string `json:"text"`
+	// Image is a PNG, for screenshot.
+	Image []byte `json:"-"`
+	// Outcomes are the outcome lines at the top of Text.
+	Outcomes []string `json:"outcomes,omitempty"`
+	// Replaced says the document was replaced: Text is a snapshot.
+	Replaced bool `json:"replaced,omitempty"`
+	// Settled says how settling ended.
+	Settled settle.Result `json:"settle"`
+	Timing  Timing        `json:"timing"`
+}
+
+// StepError is a batch step that failed: which one and why.
+type StepError struct {
+	Step   int
+	Action action.Action
+	Err    error
+}
+
+func (e *StepError) Error() string {
+	return fmt.Sprintf("step %d (%s) failed: %v", e.Step, e.Action, e.Err)
+}
+
+func (e *StepError) Unwrap() error { return e.Err }
+
+// Run performs one action and returns its reply. A failed action leaves
+// the session usable; its error names the node and the reason.
+func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
+	if err := a.Validate(); err != nil {
+		return Reply{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	start := time.Now()
+	var r Reply
+	var err error
+	switch a.Kind {
+	case action.Snapshot:
+		r, err = s.snapshot(ctx, a)
+	case action.Find:
+		r, err = s.find(ctx, a)
+	case action.Wait:
+		r, err = s.wait(ctx, a)
+	case action.Batch:
+		r, err = s.batch(ctx, a)
+	case action.Extract:
+		if f, ferr := extract.ParseFormat(a.Format); ferr == nil && f.NeedsTree() {
+			r, err = s.extractForm(ctx, a)
+			break
+		}
+		fallthrough
+	default:
+		var st *step
+		st, err = s.step(ctx, a, nil)
+		if st != nil {
+			r = s.reply(st.before, st.after, st.res, nil)
+			r.Timing = st.timing
+		}
+	}
+	r.Timing.Total = time.Since(start)
+	return r, err
+}
+
+// stepResult is what one action did.
+type stepResult struct {
+	out      Output
+	outcomes []string
+	replaced bool
+	settled  settle.Result
+}
+
+// step is one action carried out: the snapshots around it and its result.
+type step struct {
+	before, after *tree.Snapshot
+	res           stepResult
+	timing        Timing
+}
+
+// step carries out one action: resolve, permit, act, settle, read again.
+// before is the current snapshot when the caller has one (a batch).
+func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapshot) (*step, error) {
+	st := &step{before: before}
+	t0 := time.Now()
+	var err error
+	if st.before == nil && a.Kind == action.Dialog {
+		// A JavaScript dialog blocks the page: it cannot be read until the
+		// dialog is answered, so the diff is against the last reading.
+		st.before = s.last
+	}
+	if st.before == nil {
+		if st.before, err = s.read(ctx); err != nil {
+			return nil, err
+		}
+	}
+	target, err := s.resolve(st.before, a.Target)
+	if err != nil {
+		return nil, err
+	}
+	to, err := s.resolve(st.before, a.To)
+	if err != nil {
+		return nil, fmt.Errorf("drop target: %w", err)
+	}
+	desc := ""
+	if target != nil {
+		desc = tree.Line(target)
+	}
+	permit, err := s.policy.Permit(ctx, a, desc)
+	if err != nil {
+		return nil, err
+	}
+	if err := actionable(a, target); err != nil {
+		return nil, err
+	}
+	st.timing.Read = time.Since(t0)
+
+	t1 := time.Now()
+	w, err := s.src.Watch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.src.Do(ctx, permit, a, target, to)
+	if errors.Is(err, ErrStale) && target != nil && target.Ref != "" {
+		// The node was replaced between reading and acting (a re-render):
+		// find it again by its ref and try once more.
+		s.log.Debug("stale node, retrying", "ref", target.Ref, "err", err)
+		fresh, ferr := s.read(ctx)
+		if ferr == nil {
+			if again := tree.FindRef(fresh.Root, target.Ref); again != nil {
+				target = again
+				out, err = s.src.Do(ctx, permit, a, target, to)
+			}
+		}
+	}
+	st.timing.Act = time.Since(t1)
+	if err != nil {
+		w.Stop()
+		return nil, describeErr(a, target, err)
+	}
+
+	t2 := time.Now()
+	st.res.out = out
+	if a.Acts() && !out.Unchanged {
+		st.res.settled = settle.Wait(ctx, w.Events(), s.opt.Settle)
+	}
+	st.res.outcomes, st.res.replaced = w.Stop()
+	st.res.outcomes = append(append([]string{}, out.Outcomes...), st.res.outcomes...)
+	st.res.replaced = st.res.replaced || out.Replaced
+	st.timing.Settle = time.Since(t2)
+
+	t3 := time.Now()
+	if a.Acts() && !out.Unchanged && !st.res.settled.Blocked {
+		if st.after, err = s.read(ctx); err != nil {
+			return nil, fmt.Errorf("%s done, but reading the page after it failed: %w", a.Kind, err)
+		}
+	} else {
+		st.after = st.before
+	}
+	st.timing.Diff = time.Since(t3)
+	return st, nil
+}
+
+// read takes a snapshot and remembers it as the latest.
+func (s *Session) read(ctx context.Context) (*tree.Snapshot, error) {
+	snap, err := s.src.Snapshot(ctx, false)
+	if err == nil {
+		s.last = snap
+	}
+	return snap, err
+}
+
+// resolve finds the one node a selector or ref names; "" is no node.
+func (s *Session) resolve(snap *tree.Snapshot, target string) (*tree.Node, error) {
+	if target == "" {
+		return nil, nil
+	}
+	sel, err := selector.Parse(target)
+	if err != nil {
+		return nil, err
+	}
+	n, _, err := selector.Resolve([]*tree.Snapshot{snap}, sel)
+	return n, err
+}
+
+// actionable checks what the tree already knows: input to a disabled
+// control, typing into a read-only one. The source checks the rest
+// (visible, stable, not covered) at the point of action.
+func actionable(a action.Action, n *tree.Node) error {
+	if n == nil {
+		return nil
+	}
+	switch a.Kind {
+	case action.Click, action.DoubleClick, action.Type, action.Select, action.Check, action.Uncheck,
+		action.SetValue, action.Drag, action.Upload, action.Press:
+		if n.States.Has(tree.Disabled) {
+			return &ActionError{Kind: a.Kind, Node: tree.Line(n), Reason: "it is disabled"}
+		}
+	}
+	if (a.Kind == action.Type || a.Kind == action.SetValue) && n.States.Has(tree.Readonly) {
+		return &ActionError{Kind: a.Kind, Node: tree.Line(n), Reason: "it is read-only"}
+	}
+	return nil
+}
+
+// describeErr names the action and node in a source's error.
+func describeErr(a action.Action, n *tree.Node, err error) error {
+	var ae *ActionError
+	if errors.As(err, &ae) {
+		if ae.Kind == "" {
+			ae.Kind = a.Kind
+		}
+		if ae.Node == "" && n != nil {
+			ae.Node = tree.Line(n)
+		}
+		return err
+	}
+	if errors.Is(err, ErrStale) && n != nil {
+		return fmt.Errorf("cannot %s %s: it is gone from the page (take a new snapshot): %w", a.Kind, tree.Line(n), err)
+	}
+	if n != nil {
+		return fmt.Errorf("cannot %s %s: %w", a.Kind, tree.Line(n), err)
+	}
+	return fmt.Errorf("%s: %w", a.Kind, err)
+}
+
+// reply builds the answer of acting from the snapshots around it: the
+// outcome lines and the diff, or the new page's snapshot when the document
+// was replaced. reads are outputs of reading steps (a batch) appended after.
+func (s *Session) reply(before, after *tree.Snapshot, res stepResult, reads []string) Reply {
+	r := Reply{Outcomes: res.outcomes, Replaced: res.replaced, Settled: res.settled, Image: res.out.Image}
+	switch {
+	case res.out.Image != nil && res.out.Text == "" && after == before:
+		r.Text = fmt.Sprintf("screenshot: %d bytes PNG\n", len(res.out.Image))
+	case res.out.Text != "" && after == before:
+		r.Text = res.out.Text // a reading
+		if len(res.outcomes) > 0 {
+			r.Text = strings.Join(res.outcomes, "\n") + "\n" + r.Text
+		}
+	case res.replaced:
+		var b strings.Builder
+		for _, o := range res.outcomes {
+			b.WriteString(o)
+			b.WriteByte('\n')
+		}
+		b.WriteString(tree.Format(after, tree.Options{Budget: s.opt.Budget}))
+		r.Text = b.String()
+	default:
+		d := diff.Compute(before, after)
+		d.Prepend(res.outcomes...)
+		r.Text = d.Format(diff.Options{Budget: s.opt.DiffBudget})
+	}
+	for _, t := range reads {
+		r.Text += t
+	}
+	return r
+}

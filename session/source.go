@@ -1,0 +1,83 @@
+package session
+
+import (
+	"context"
+	"errors"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/settle"
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// Source is what the executor needs from a browser tab or the desktop. It is
+// deliberately small: everything above it — selectors, policy, settling,
+// diffs, formatting — is shared.
+type Source interface {
+	// Snapshot reads the current view as a cleaned tree with stable refs.
+	// full reads everything even of a huge page.
+	Snapshot(ctx context.Context, full bool) (*tree.Snapshot, error)
+	// Watch starts collecting activity and outcomes. The executor calls it
+	// just before acting and stops it after settling.
+	Watch(ctx context.Context) (Watcher, error)
+	// Do performs a on target (and to, for a drag), both resolved by the
+	// executor from the snapshot it just read; either may be nil when the
+	// action has none. The permit must have been issued for a. Do checks
+	// actionability (scrolled into view, visible, stable, not covered) and
+	// returns an *ActionError naming the node when it fails, or an error
+	// wrapping ErrStale when the node left the page.
+	Do(ctx context.Context, p *policy.Permit, a action.Action, target, to *tree.Node) (Output, error)
+}
+
+// Watcher reports what happens while an action runs.
+type Watcher interface {
+	// Events feeds the settler.
+	Events() <-chan settle.Event
+	// Stop ends the watch and returns the outcome lines seen (navigation,
+	// tabs, downloads, JavaScript dialogs) and whether the document was
+	// replaced.
+	Stop() (outcomes []string, replaced bool)
+}
+
+// Output is what an action produced besides its effect on the page.
+type Output struct {
+	// Text is a reading: extracted content, an evaluation's result, a tab
+	// list. Actions that only act leave it empty.
+	Text string
+	// Image is a PNG, for screenshot.
+	Image []byte
+	// Outcomes are lines the source wants first in the reply.
+	Outcomes []string
+	// Unchanged says the action had nothing to do (checking a checked box).
+	Unchanged bool
+	// Replaced says the view now shows another document (a tab switch): the
+	// reply is the new view's snapshot rather than a diff.
+	Replaced bool
+}
+
+// ErrStale marks a node that left the page between resolving and acting.
+// The executor re-resolves it once by its ref and retries.
+var ErrStale = errors.New("the element is no longer on the page")
+
+// ActionError says why an action could not be done on a node: it is
+// disabled, hidden, covered, not editable… Node is filled in by the executor.
+type ActionError struct {
+	Kind   action.Kind
+	Node   string // tree.Line of the node
+	Reason string // "is disabled", "is covered by dialog \"Cookies\" e40"
+	Err    error  // an underlying cause, if any
+}
+
+func (e *ActionError) Error() string {
+	s := "cannot " + string(e.Kind)
+	if e.Node != "" {
+		s += " " + e.Node
+	}
+	s += ": " + e.Reason
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+func (e *ActionError) Unwrap() error { return e.Err }

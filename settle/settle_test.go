@@ -1,0 +1,85 @@
+package settle
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestQuietAtOnce(t *testing.T) {
+	res := Wait(context.Background(), make(chan Event), Options{Quiet: 10 * time.Millisecond})
+	if !res.Quiet || res.Waited < 10*time.Millisecond || res.Waited > time.Second {
+		t.Errorf("no events: %+v", res)
+	}
+}
+
+func TestBusyHoldsUntilIdle(t *testing.T) {
+	ev := make(chan Event)
+	go func() {
+		ev <- Event{Kind: Busy, Key: "r1"}
+		time.Sleep(50 * time.Millisecond) // the test plays a slow request
+		ev <- Event{Kind: Mutation}
+		ev <- Event{Kind: Idle, Key: "r1"}
+	}()
+	res := Wait(context.Background(), ev, Options{Quiet: 10 * time.Millisecond})
+	if !res.Quiet || res.Waited < 60*time.Millisecond || res.Events != 3 {
+		t.Errorf("busy request: %+v", res)
+	}
+}
+
+func TestStaleWorkStopsHolding(t *testing.T) {
+	ev := make(chan Event, 1)
+	ev <- Event{Kind: Busy, Key: "poll"}
+	res := Wait(context.Background(), ev, Options{Quiet: 10 * time.Millisecond, MaxBusy: 40 * time.Millisecond, Cap: 5 * time.Second})
+	if !res.Quiet || res.Waited < 50*time.Millisecond || res.Waited > 2*time.Second {
+		t.Errorf("a request that never ends held the page: %+v", res)
+	}
+}
+
+func TestCap(t *testing.T) {
+	ev := make(chan Event)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case ev <- Event{Kind: Mutation}:
+			case <-stop:
+				return
+			}
+			time.Sleep(2 * time.Millisecond) // an animation that never stops
+		}
+	}()
+	res := Wait(context.Background(), ev, Options{Quiet: 20 * time.Millisecond, Cap: 100 * time.Millisecond})
+	if res.Quiet || res.Waited < 100*time.Millisecond {
+		t.Errorf("endless mutations: %+v", res)
+	}
+}
+
+func TestBlockEndsAtOnce(t *testing.T) {
+	ev := make(chan Event, 2)
+	ev <- Event{Kind: Busy, Key: "nav"}
+	ev <- Event{Kind: Block}
+	res := Wait(context.Background(), ev, Options{})
+	if !res.Blocked || res.Quiet || res.Waited > time.Second {
+		t.Errorf("dialog: %+v", res)
+	}
+}
+
+func TestClosedChannelIsQuiet(t *testing.T) {
+	ev := make(chan Event)
+	close(ev)
+	if res := Wait(context.Background(), ev, Options{Quiet: 5 * time.Millisecond}); !res.Quiet {
+		t.Errorf("closed: %+v", res)
+	}
+}
+
+func TestContextEnds(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ev := make(chan Event, 1)
+	ev <- Event{Kind: Busy, Key: "x"}
+	if res := Wait(ctx, ev, Options{}); res.Quiet {
+		t.Errorf("cancelled: %+v", res)
+	}
+}
