@@ -52,6 +52,11 @@ type Session struct {
 
 	mu   sync.Mutex     // actions run one at a time
 	last *tree.Snapshot // the latest snapshot read, for a page that cannot be read now
+	// behind is the page as it was before a modal dialog opened. A modal
+	// makes the rest of the page inert, and Chromium leaves inert content
+	// out of the accessibility tree: without this, opening a modal would
+	// "remove" the page and closing it would "add" it all back.
+	behind *tree.Snapshot
 }
 
 // New returns a session over src governed by pol.
@@ -299,6 +304,48 @@ func describeErr(a action.Action, n *tree.Node, err error) error {
 	return fmt.Errorf("%s: %w", a.Kind, err)
 }
 
+// diff compares two readings, seeing through modal dialogs: when one opens,
+// the page behind it is not reported as removed; when it closes, the page
+// is compared with how it was before the dialog opened.
+func (s *Session) diff(before, after *tree.Snapshot) diff.Diff {
+	d := diff.Compute(before, after)
+	mb, ma := hasModal(before), hasModal(after)
+	switch {
+	case !mb && ma:
+		s.behind = before
+		kept := d.Changes[:0]
+		for _, c := range d.Changes {
+			if c.Op != diff.Removed {
+				kept = append(kept, c)
+			}
+		}
+		d.Changes = kept
+	case mb && !ma && s.behind != nil:
+		through := diff.Compute(s.behind, after)
+		through.Outcomes = d.Outcomes
+		d = through
+		s.behind = nil
+	case !ma:
+		s.behind = nil
+	}
+	return d
+}
+
+// hasModal reports whether a modal dialog is open in the snapshot.
+func hasModal(s *tree.Snapshot) bool {
+	if s == nil {
+		return false
+	}
+	found := false
+	tree.Walk(s.Root, func(n *tree.Node) bool {
+		if n.States.Has(tree.Modal) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // reply builds the answer of acting from the snapshots around it: the
 // outcome lines and the diff, or the new page's snapshot when the document
 // was replaced. reads are outputs of reading steps (a batch) appended after.
@@ -321,7 +368,7 @@ func (s *Session) reply(before, after *tree.Snapshot, res stepResult, reads []st
 		b.WriteString(tree.Format(after, tree.Options{Budget: s.opt.Budget}))
 		r.Text = b.String()
 	default:
-		d := diff.Compute(before, after)
+		d := s.diff(before, after)
 		d.Prepend(res.outcomes...)
 		r.Text = d.Format(diff.Options{Budget: s.opt.DiffBudget})
 	}

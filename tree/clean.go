@@ -209,11 +209,14 @@ func dropRepeatedText(parent *Node, kids []*Node) []*Node {
 		t = normText(t)
 		return t != "" && (names[t] || pname != "" && strings.Contains(pname, t))
 	}
+	pvalue := normText(parent.Value)
 	out := kids[:0]
 	for _, c := range kids {
 		switch {
 		case c.Role == RoleText && repeats(c.Name):
 			continue
+		case c.Role == RoleText && (parent.States.Has(Protected) || pvalue != "" && normText(c.Name) == pvalue):
+			continue // a field's own rendering of its value (or of a password's bullets)
 		case (c.Role == "caption" || c.Role == "figcaption" || proseRoles[c.Role]) && c.Ref == "" &&
 			c.States == 0 && c.Value == "" && (len(c.Children) == 0 || onlyText(c)) && pname != "" &&
 			(normText(c.Name) == pname || normText(textOf(c)) == pname):

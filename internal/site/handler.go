@@ -49,6 +49,8 @@ func newHandler(primary, cross string) (http.Handler, error) {
 	mux.Handle("GET /{$}", staticPage(pages["index.html"]))
 	mux.HandleFunc("GET /table.html", serveTable)
 	mux.HandleFunc("GET /huge.html", serveHuge)
+	mux.HandleFunc("GET /grid.html", serveGrid)
+	mux.HandleFunc("GET /download/report.txt", serveReport)
 	mux.HandleFunc("GET /hang", serveHang)
 	mux.Handle("GET /pydoc/", pyDocHandler())
 	return noStore(mux), nil

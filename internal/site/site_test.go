@@ -269,7 +269,7 @@ func TestServeStopsWhenContextEnds(t *testing.T) {
 func TestNotFound(t *testing.T) {
 	s := startSite(t)
 	c := newClient(t)
-	for _, p := range []string{"/nope.html", "/pages/login.html", "/download/report.txt"} {
+	for _, p := range []string{"/nope.html", "/pages/login.html", "/download/nope.txt"} {
 		if resp, _ := get(t, c, s.URL(p)); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: status %d, want 404", p, resp.StatusCode)
 		}

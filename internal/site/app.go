@@ -1,0 +1,95 @@
+package site
+
+import (
+	"bufio"
+	"fmt"
+	"net/http"
+)
+
+// ReportText is the body of /download/report.txt, served as an attachment.
+const ReportText = "quarterly report\n"
+
+// serveReport writes /download/report.txt as a download (Content-Disposition:
+// attachment), for the download outcome.
+func serveReport(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain")
+	w.Header().Set("Content-Disposition", `attachment; filename="report.txt"`)
+	fmt.Fprint(w, ReportText)
+}
+
+// serveGrid writes /grid.html: the TableRows users of /table.html in an
+// editable grid. Each row has Edit and Delete buttons; Edit turns the name
+// cell into a text box with Save; Delete asks confirm(). A filter box hides
+// rows whose name does not contain its text.
+func serveGrid(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", htmlType)
+	if r.Method == http.MethodHead {
+		return
+	}
+	b := bufio.NewWriter(w)
+	b.WriteString(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Users grid</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:2rem}
+table{border-collapse:collapse}
+th,td{border:1px solid #ccc;padding:.2rem .6rem;text-align:left}
+</style>
+</head>
+<body>
+<h1>Users</h1>
+<label for="filter">Filter</label> <input id="filter" type="search">
+<p role="status" id="status"></p>
+<table>
+<caption>Users</caption>
+<thead>
+<tr><th scope="col">ID</th><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Actions</th></tr>
+</thead>
+<tbody id="rows">
+`)
+	for id := 1; id <= TableRows; id++ {
+		name, email, role := TableUser(id)
+		fmt.Fprintf(b, "<tr data-id=\"%d\"><td>%d</td><td class=\"name\">%s</td><td>%s</td><td>%s</td><td><button class=\"edit\" aria-label=\"Edit %s\">Edit</button> <button class=\"del\" aria-label=\"Delete %s\">Delete</button></td></tr>\n",
+			id, id, name, email, role, name, name)
+	}
+	b.WriteString(`</tbody>
+</table>
+<script>
+var rows = document.getElementById('rows'), status = document.getElementById('status');
+rows.addEventListener('click', function (e) {
+  var b = e.target.closest('button');
+  if (!b) return;
+  var tr = b.closest('tr'), cell = tr.querySelector('.name');
+  if (b.classList.contains('edit')) {
+    var old = cell.textContent;
+    cell.innerHTML = '<input aria-label="Name"> <button class="save">Save</button>';
+    cell.querySelector('input').value = old;
+    b.disabled = true;
+  } else if (b.classList.contains('save')) {
+    var v = cell.querySelector('input').value;
+    cell.textContent = v;
+    tr.querySelector('.edit').disabled = false;
+    tr.querySelector('.edit').setAttribute('aria-label', 'Edit ' + v);
+    tr.querySelector('.del').setAttribute('aria-label', 'Delete ' + v);
+    status.textContent = 'Saved ' + v;
+  } else if (b.classList.contains('del')) {
+    if (confirm('Delete ' + cell.textContent + '?')) { tr.remove(); status.textContent = 'Deleted ' + cell.textContent; }
+  }
+});
+document.getElementById('filter').addEventListener('input', function () {
+  var q = this.value.toLowerCase(), n = 0;
+  rows.querySelectorAll('tr').forEach(function (tr) {
+    var show = tr.querySelector('.name').textContent.toLowerCase().indexOf(q) >= 0;
+    tr.hidden = !show;
+    if (show) n++;
+  });
+  status.textContent = n + ' users shown';
+});
+</script>
+</body>
+</html>
+`)
+	b.Flush() // An error means the client went away; nothing to do.
+}
