@@ -176,9 +176,15 @@ func (b *Browser) pointer(ctx context.Context, tab cdp.Session, h *handle, a act
 	if err != nil {
 		return err
 	}
+	if err := mouse(ctx, tab, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0); err != nil || a.Kind == action.Hover {
+		return err
+	}
+	// Moving the mouse can move the node (a hover style elsewhere goes
+	// away): measure again, so the press lands where the node is now.
+	if x, y, err = b.point(ctx, h, true); err != nil {
+		return err
+	}
 	switch a.Kind {
-	case action.Hover:
-		return mouse(ctx, tab, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0)
 	case action.DoubleClick:
 		return click(ctx, tab, x, y, button, 2)
 	}

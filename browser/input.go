@@ -64,12 +64,21 @@ func buttonsMask(b input.MouseButton) int64 {
 	return 0
 }
 
+// wheelParams is Input.dispatchMouseEvent for the wheel: Chromium requires
+// both deltas, and cdproto's params omit a zero one.
+type wheelParams struct {
+	Type   input.DispatchMouseEventType `json:"type"`
+	X      float64                      `json:"x"`
+	Y      float64                      `json:"y"`
+	DeltaX float64                      `json:"deltaX"`
+	DeltaY float64                      `json:"deltaY"`
+}
+
 // wheel scrolls by dx,dy CSS pixels with the mouse at x,y.
 func wheel(ctx context.Context, t cdp.Session, x, y, dx, dy float64) error {
-	_, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+	return t.Call(ctx, input.DispatchMouseEvent.Method, wheelParams{
 		Type: input.DispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaX: dx, DeltaY: dy,
-	})
-	return err
+	}, nil)
 }
 
 // Modifier bits of CDP key and mouse events.
@@ -113,7 +122,8 @@ func keyRune(name string) (rune, bool) {
 		return r, true
 	}
 	for r, k := range kb.Keys {
-		if strings.EqualFold(k.Key, name) && !k.Print {
+		// A named key (Enter is printable: it types "\r").
+		if strings.EqualFold(k.Key, name) && (!k.Print || utf8.RuneCountInString(k.Key) > 1) {
 			return r, true
 		}
 	}

@@ -3,6 +3,7 @@ package diff
 import (
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/canopy-dev/canopy/tree"
 )
@@ -92,6 +93,10 @@ func (d *differ) removedKey(i int32) int {
 	return 2*int(d.b.nodes[p].match) + 1
 }
 
+// longName is the length above which a changed name is shown only as its
+// new value.
+const longName = 40
+
 // compare returns the Changed or Moved line of a matched pair, if any.
 func (d *differ) compare(bi, ai int32) (Change, bool) {
 	b, a := d.b.nodes[bi].node, d.a.nodes[ai].node
@@ -111,7 +116,13 @@ func (d *differ) compare(bi, ai int32) (Change, bool) {
 		} else {
 			// The field says the name; the subject need not.
 			c.Subject = tree.Line(&tree.Node{Role: b.Role, Ref: b.Ref})
-			c.Fields = append(c.Fields, "name "+quote(b.Name)+" → "+quote(a.Name))
+			if utf8.RuneCountInString(b.Name) > longName {
+				// The agent has seen the old name; a long one (a row
+				// named from its cells) is not worth repeating.
+				c.Fields = append(c.Fields, "name → "+quote(a.Name))
+			} else {
+				c.Fields = append(c.Fields, "name "+quote(b.Name)+" → "+quote(a.Name))
+			}
 		}
 	}
 	if b.Level != a.Level {
