@@ -181,5 +181,3 @@ func TestNoChange(t *testing.T) {
 		t.Errorf("a second identical click: %q", r.Text)
 	}
 }
-
-
