@@ -15,7 +15,8 @@ import (
 )
 
 // checkJS checks the element at the point of action, in its own document:
-// it waits (on animation frames, up to 8) for its box to stop moving, says
+// while animations run, it waits (on animation frames, up to 8) for its box
+// to stop moving; it says
 // whether it is visible, and — when hit is true — whether the element the
 // user would hit at its centre is the element itself or inside it, in every
 // tree scope from its shadow root up to its document. A covering element is
@@ -25,7 +26,10 @@ const checkJS = `async function(hit) {
   if (!el || !el.isConnected) return {gone: true};
   const box = () => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; };
   const frame = () => new Promise(r => requestAnimationFrame(r));
-  let a = box(), stable = false;
+  let a = box();
+  // Without CSS animations or transitions running, the box does not move
+  // on its own: no need to wait for frames.
+  let stable = document.getAnimations().length === 0;
   for (let i = 0; i < 8 && !stable; i++) {
     await frame();
     const b = box();

@@ -277,7 +277,7 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 	tree.Clean(root)
 	b.refs.Assign(root)
 	return &tree.Snapshot{
-		Header: tree.Header{Kind: "tab", Index: 1, Title: root.Name, URL: main.url, Notes: notes},
+		Header: tree.Header{Kind: "tab", Index: b.curIndex(), Title: root.Name, URL: main.url, Notes: notes},
 		Root:   root,
 	}
 }

@@ -80,6 +80,38 @@ func (b *Browser) curTab() *tab {
 	return b.cur
 }
 
+// curIndex returns the current tab's number (1-based), for snapshot headers.
+func (b *Browser) curIndex() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, t := range b.tabs {
+		if t == b.cur {
+			return i + 1
+		}
+	}
+	return 1
+}
+
+// tabURLKnown fills in the URL of a tab that opened blank (a link with
+// target=_blank opens about:blank first) in the action's outcome line.
+func (b *Browser) tabURLKnown(info *target.Info, w *watch) {
+	if info.URL == "" || info.URL == "about:blank" {
+		return
+	}
+	b.mu.Lock()
+	n := 0
+	for i, t := range b.tabs {
+		if t.id == info.TargetID {
+			n, t.url = i+1, info.URL
+		}
+	}
+	b.mu.Unlock()
+	if n > 0 {
+		w.replaceOutcome(fmt.Sprintf("opened tab %d (tabs switch %d)", n, n),
+			fmt.Sprintf("opened tab %d %s (tabs switch %d)", n, trimScheme(info.URL), n))
+	}
+}
+
 // tabOpened records a page target that appeared (a popup, window.open, a
 // link with target=_blank); it runs on the listener goroutine.
 func (b *Browser) tabOpened(info *target.Info, w *watch) {
@@ -256,13 +288,18 @@ func (b *Browser) closeTab(ctx context.Context, n int) error {
 		return fmt.Errorf("close tab %d: %w", n, err)
 	}
 	b.mu.Lock()
+	removed := false
 	for i, x := range b.tabs {
 		if x == t {
 			b.tabs = append(b.tabs[:i:i], b.tabs[i+1:]...)
+			removed = true
 		}
 	}
 	wasCur := b.cur == t || b.cur == nil
 	b.mu.Unlock()
+	if removed { // else tabGone saw it close first and said so
+		b.currentWatch().outcome(fmt.Sprintf("closed tab %d", n))
+	}
 	if t.cancel != nil {
 		t.cancel()
 	}

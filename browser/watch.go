@@ -240,6 +240,20 @@ func (w *watch) navigated(to string, replaced bool) {
 	w.replaced = w.replaced || replaced
 }
 
+// replaceOutcome rewrites an outcome line already reported.
+func (w *watch) replaceOutcome(old, line string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i, o := range w.outcomes {
+		if o == old {
+			w.outcomes[i] = line
+		}
+	}
+}
+
 // close ends the watch; later events are dropped.
 func (w *watch) close() ([]string, bool) {
 	w.mu.Lock()
@@ -290,6 +304,10 @@ func (b *Browser) onBrowserEvent(ev any) {
 	case *target.EventTargetCreated:
 		if e.TargetInfo != nil && e.TargetInfo.Type == "page" {
 			b.tabOpened(e.TargetInfo, w)
+		}
+	case *target.EventTargetInfoChanged:
+		if e.TargetInfo != nil && e.TargetInfo.Type == "page" {
+			b.tabURLKnown(e.TargetInfo, w)
 		}
 	case *target.EventTargetDestroyed:
 		b.tabGone(e.TargetID, w)

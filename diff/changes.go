@@ -3,6 +3,7 @@ package diff
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/canopy-dev/canopy/tree"
@@ -74,7 +75,34 @@ func (d *differ) result() Diff {
 	for _, k := range out {
 		diff.Changes = append(diff.Changes, k.c)
 	}
+	diff.Changes = dropDerivedNames(diff.Changes)
 	return diff
+}
+
+// dropDerivedNames leaves out a row's or cell's name change when changes
+// inside it are reported, and the name change of a container without a ref
+// whose controls (with refs) say it: such a name is made of its content (a row named
+// from its cells), so the inner lines already say it.
+func dropDerivedNames(cs []Change) []Change {
+	inner := map[string]bool{}
+	for _, c := range cs {
+		if c.In != "" {
+			inner[c.In] = true
+		}
+	}
+	out := cs[:0]
+	for _, c := range cs {
+		derived := c.Op == Changed && c.Node != nil && c.Node.Ref != "" && inner[c.Node.Ref] &&
+			(c.Node.Role == "row" || c.Node.Role == "cell" || c.Node.Role == "gridcell") &&
+			len(c.Fields) == 1 && strings.HasPrefix(c.Fields[0], "name ")
+		// A container without a ref named from the controls it holds.
+		derived = derived || c.Op == Changed && c.Node != nil && c.Before != nil && c.Node.Ref == "" &&
+			len(c.Fields) == 0 && c.Before.Name != c.Node.Name && c.Node.Role != tree.RoleDocument && firstRef(c.Node) != ""
+		if !derived {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // removedKey places removed node i of the before tree in after order: right
@@ -196,6 +224,11 @@ func (d *differ) focus() []string {
 		}
 	}
 	if now >= 0 {
+		if d.a.nodes[now].added || d.a.nodes[now].node.Role == tree.RoleDocument {
+			// The added subtree shows it as focused; focus that fell back
+			// to the page itself (its control went away) is no news.
+			return nil
+		}
 		return []string{"focus → " + short(d.a.nodes[now].node)}
 	}
 	if anyNow {

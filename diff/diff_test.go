@@ -281,7 +281,7 @@ func TestLines(t *testing.T) {
 		{"checkbox_toggled", []string{`~ checkbox "Remember me" e16: checked → not checked`}, 0},
 		{"value_typed", []string{`~ textbox "Email" e13: value "" → "a@b.c"`}, 0},
 		{"protected_value", []string{`~ textbox "Password" e14: value changed`}, 0},
-		{"dialog_opened", []string{`opened dialog "Confirm delete" e40`, `focus → button "Delete" e41`,
+		{"dialog_opened", []string{`opened dialog "Confirm delete" e40`,
 			`+ dialog "Confirm delete" e40 modal`, `+   button "Delete" e41 focused`}, 0},
 		{"dialog_closed", []string{`closed dialog "Confirm delete" e40`, `- dialog "Confirm delete" e40`}, 0},
 		{"list_item_added", []string{`+ listitem (in e5)`, `+   checkbox "Pay rent" e22`}, 30},
@@ -293,8 +293,7 @@ func TestLines(t *testing.T) {
 		{"focus_left", []string{`focus left textbox "Email" e13`}, 0},
 		{"expanded", []string{`~ button "Menu" e7: collapsed → expanded`}, 0},
 		{"volatile_only", []string{"no change"}, 0},
-		{"table_row_edited", []string{`~ row e5000: name "User 500 user500@example.com Active" → "User 500 user500@example.com Suspended"`,
-			`~ cell "Active" → "Suspended" (in e5000)`}, 60},
+		{"table_row_edited", []string{`~ cell "Active" → "Suspended" (in e5000)`}, 60},
 	}
 	byName := map[string]diffCase{}
 	for _, c := range cases() {

@@ -36,7 +36,6 @@ func Example() {
 	// Output:
 	// navigated /login → /dashboard
 	// opened dialog "Confirm delete" e40
-	// focus → button "Delete" e41
 	// ~ textbox "Email" e13: value "" → "a@b.c"
 	// ~ checkbox "Remember me" e16: checked → not checked
 	// + dialog "Confirm delete" e40

@@ -246,12 +246,35 @@ func keys(s *side, is []int32) []string {
 	out := make([]string, len(is))
 	for k, i := range is {
 		n := s.node(i)
+		if ref := firstRef(n); ref != "" {
+			// A container of controls (a cell with buttons) is known by
+			// its first control, whatever its name (made of its content)
+			// says now.
+			out[k] = n.Role + "\x00@" + ref
+			continue
+		}
 		out[k] = n.Role + "\x00" + n.Name
 		if n.Name == "" {
 			out[k] += "\x00" + strconv.FormatUint(signature(n), 36)
 		}
 	}
 	return out
+}
+
+// firstRef returns the first ref in a short walk of n's subtree, or "".
+func firstRef(n *tree.Node) string {
+	seen := 0
+	ref := ""
+	tree.Walk(n, func(x *tree.Node) bool {
+		if seen++; seen > 32 || ref != "" {
+			return false
+		}
+		if x != n && x.Ref != "" {
+			ref = x.Ref
+		}
+		return true
+	})
+	return ref
 }
 
 // signature identifies an unnamed node by a hash of the first refs or names

@@ -339,5 +339,5 @@ func (s *Session) extractForm(ctx context.Context, a action.Action) (Reply, erro
 			return Reply{}, err
 		}
 	}
-	return Reply{Text: extract.Form(root)}, nil
+	return Reply{Text: extract.Form(root) + "\n"}, nil
 }
