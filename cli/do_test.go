@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestDo(t *testing.T) {
+	s := serve(t)
+	code, out, errs := run(t, "do", s.URL("/dashboard.html"),
+		`click role:listitem text:Borealis >> role:button name:Delete; click role:dialog >> role:button name:Delete`)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	want := []string{`opened dialog "Confirm delete"`, `+ dialog "Confirm delete"`, `closed dialog "Confirm delete"`, `"Deleted Borealis"`}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out)
+		}
+	}
+	if errs != "" {
+		t.Errorf("stderr should be empty, got %q", errs)
+	}
+}
+
+func TestDoErrors(t *testing.T) {
+	s := serve(t)
+	// A parse error is reported before any browser starts, with the column.
+	code, out, errs := run(t, "do", s.URL("/dashboard.html"), `click role:button name:"Delete`)
+	if code != ExitInput || out != "" || !strings.Contains(errs, "column") {
+		t.Errorf("bad step: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	// A failing step stops the run: earlier diffs on stdout, the error on stderr.
+	code, out, errs = run(t, "do", s.URL("/dashboard.html"),
+		`click role:listitem text:Apollo >> role:button; click role:button name:Nope; click role:button name:Cancel`)
+	if code != ExitInput || !strings.Contains(out, `opened dialog`) || strings.Contains(out, "closed dialog") {
+		t.Errorf("failing step: exit %d, stdout %q", code, out)
+	}
+	if !strings.Contains(errs, "step 2") || !strings.Contains(errs, "no element matches role:button name:Nope; closest:") {
+		t.Errorf("failing step: stderr %q", errs)
+	}
+}
+
+func TestDoJSON(t *testing.T) {
+	s := serve(t)
+	code, out, errs := run(t, "do", "--json", s.URL("/todo.html"), `type role:textbox "milk" submit`)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var line struct {
+		Step   int    `json:"step"`
+		Text   string `json:"text"`
+		Settle struct {
+			Waited int64 `json:"settle_ns"`
+			Quiet  bool  `json:"quiet"`
+		} `json:"settle"`
+		Timing struct {
+			Total int64 `json:"total_ns"`
+		} `json:"timing"`
+	}
+	if err := json.Unmarshal([]byte(out), &line); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	if line.Step != 1 || !strings.Contains(line.Text, `checkbox "milk"`) || !line.Settle.Quiet || line.Settle.Waited <= 0 || line.Timing.Total <= 0 {
+		t.Errorf("json: %+v", line)
+	}
+}
