@@ -89,7 +89,9 @@ func TestActTabs(t *testing.T) {
 	wantContains(t, "tabs list after the switch", stable(r.Text), `tab 2 "Help" 127.0.0.1:PORT/popup.html current`)
 
 	r = e.must(`tabs close`)
-	wantContains(t, "close reply", r.Text, `tab 1 "Widgets"`)
+	if !r.Replaced || !strings.HasPrefix(r.Text, "closed tab 2\ntab 1 \"Widgets\"") {
+		t.Errorf("close reply (replaced=%v):\n%s", r.Replaced, r.Text)
+	}
 	goldenAct(t, "tabs-close", r.Text)
 	if got := js[string](t, e.b, `document.title`); got != "Widgets" {
 		t.Errorf("after closing tab 2 the current tab is %q", got)
@@ -231,6 +233,11 @@ func TestActExtract(t *testing.T) {
 	wantContains(t, "login form", r.Text, "Email", "ada@acme.test", "Password")
 	wantNot(t, "login form", r.Text, "s3cret-pw")
 	goldenAct(t, "extract-form-login", r.Text)
+	// In a batch, form values are read from the tree too, and each reading
+	// ends its last line.
+	r = l.must(`type role:textbox name:Email "x@y.z" clear; extract form; extract role:main text`)
+	wantContains(t, "batch of readings", r.Text, `textbox "Email" e3 required = "x@y.z"`, "= not checked\nSign in\n")
+	wantNot(t, "batch of readings", r.Text, "s3cret-pw")
 	for _, f := range []string{"markdown", "text"} {
 		r = l.must(`extract ` + f)
 		wantNot(t, f+" extract", r.Text, "s3cret-pw")

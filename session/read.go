@@ -274,14 +274,16 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 	for i, sa := range a.Steps {
 		var st *step
 		var err error
-		switch sa.Kind {
-		case action.Snapshot, action.Find, action.Wait:
+		switch {
+		case sa.Kind == action.Snapshot || sa.Kind == action.Find || sa.Kind == action.Wait || formExtract(sa):
 			var r Reply
 			switch sa.Kind {
 			case action.Snapshot:
 				r, err = s.snapshot(ctx, sa)
 			case action.Find:
 				r, err = s.find(ctx, sa)
+			case action.Extract:
+				r, err = s.extractForm(ctx, sa)
 			default:
 				r, err = s.wait(ctx, sa)
 			}
@@ -321,6 +323,13 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 	r := s.reply(first, cur, total, reads)
 	r.Timing = timing
 	return r, nil
+}
+
+// formExtract reports whether a is an extract of form values, which reads
+// the tree rather than asking the source.
+func formExtract(a action.Action) bool {
+	f, err := extract.ParseFormat(a.Format)
+	return a.Kind == action.Extract && err == nil && f.NeedsTree()
 }
 
 // extractForm lists form controls and their values from the tree (never a
