@@ -199,7 +199,14 @@ func (b *Browser) tabsAction(ctx context.Context, a action.Action) (session.Outp
 				return session.Output{}, err
 			}
 		}
-		return session.Output{Outcomes: []string{fmt.Sprintf("opened tab %d", n)}, Replaced: true}, nil
+		// The browser's own "opened tab N … (tabs switch N)" line, if it came
+		// first, is this one said worse.
+		b.currentWatch().dropOutcome(fmt.Sprintf("opened tab %d ", n))
+		line := fmt.Sprintf("opened tab %d", n)
+		if a.URL != "" {
+			line += " " + trimScheme(a.URL)
+		}
+		return session.Output{Outcomes: []string{line}, Replaced: true}, nil
 	case "switch":
 		if err := b.switchTab(ctx, a.Tab); err != nil {
 			return session.Output{}, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -252,6 +253,16 @@ func (w *watch) replaceOutcome(old, line string) {
 			w.outcomes[i] = line
 		}
 	}
+}
+
+// dropOutcome removes the outcome lines that start with prefix.
+func (w *watch) dropOutcome(prefix string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.outcomes = slices.DeleteFunc(w.outcomes, func(o string) bool { return strings.HasPrefix(o, prefix) })
 }
 
 // close ends the watch; later events are dropped.
