@@ -102,7 +102,37 @@ func TestActTabs(t *testing.T) {
 	}
 	msg := e.fails(`tabs close`)
 	wantContains(t, "closing the last tab", msg, "cannot close the last tab")
-	msg = e.fails(`tabs switch 5`)
+
+	// A new tab on a URL is said once, and becomes current.
+	r = e.must(`tabs new "` + testSite.URL("/todo.html") + `"`)
+	if got := stable(r.Text); !strings.HasPrefix(got, "opened tab 2 127.0.0.1:PORT/todo.html\ntab 2 \"Todos\"") || strings.Count(got, "opened tab") != 1 {
+		t.Errorf("tabs new reply:\n%s", got)
+	}
+	if got := js[string](t, e.b, `document.title`); got != "Todos" {
+		t.Errorf("after tabs new the current tab is %q", got)
+	}
+	// Closing the first tab from the second leaves the second as tab 1.
+	r = e.must(`tabs close 1`)
+	if !strings.HasPrefix(r.Text, "closed tab 1\ntab 1 \"Todos\"") {
+		t.Errorf("tabs close 1 reply:\n%s", r.Text)
+	}
+	e.must(`type role:textbox name:"What needs to be done?" "a"; press Enter`)
+	if got := js[string](t, e.b, `document.getElementById('left').textContent`); got != "1 item left" {
+		t.Errorf("acting in the remaining tab: %q", got)
+	}
+}
+
+// TestActTabSwitchBack: after switching to the popup, actions go to it, and
+// switching back acts on the first tab again.
+func TestActTabSwitchBack(t *testing.T) {
+	e := newAct(t, "/widgets.html")
+	e.must(`click role:link name:"Open help"`)
+	e.must(`tabs switch 2`)
+	r := e.must(`tabs switch 1`)
+	if !strings.HasPrefix(r.Text, "switched to tab 1\ntab 1 \"Widgets\"") {
+		t.Errorf("switch back reply:\n%s", r.Text)
+	}
+	msg := e.fails(`tabs switch 5`)
 	wantContains(t, "switching to a missing tab", msg, "no tab 5")
 	// The session still works on tab 1.
 	e.must(`click role:button name:"Right click me" right`)
@@ -284,6 +314,23 @@ func TestActDialogs(t *testing.T) {
 		t.Errorf("after the prompt #out = %q", got)
 	}
 	goldenAct(t, "dialog-prompt", r.Text)
+
+	// A click that opens a dialog and its answer in one batch.
+	r = e.must(`click role:button name:"Delete all"; dialog dismiss`)
+	if got := e.out(); got != "Kept all" {
+		t.Errorf("after the batch #out = %q", got)
+	}
+	wantContains(t, "batch reply", r.Text, `confirm "Delete everything?"`, `dismissed confirm "Delete everything?"`, `"Kept all"`)
+
+	// An alert.
+	js[bool](t, e.b, `document.getElementById('bottom').onclick = () => { alert('Heads up'); out.textContent = 'After alert'; }; true`)
+	r = e.must(`click role:button name:"At the bottom"`)
+	wantContains(t, "alert reply", r.Text, `alert "Heads up" (answer: dialog accept)`)
+	r = e.must(`dialog accept`)
+	if got := e.out(); got != "After alert" {
+		t.Errorf("after the alert #out = %q", got)
+	}
+	wantContains(t, "alert accepted", r.Text, `accepted alert "Heads up"`, `"After alert"`)
 
 	// The session is usable after all that.
 	e.must(`hover role:button name:"Hover me"`)

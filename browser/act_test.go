@@ -257,6 +257,17 @@ func TestActPress(t *testing.T) {
 	}
 	goldenAct(t, "press-chord", r.Text)
 
+	// Tab moves the focus, shift+Tab moves it back.
+	r = e.must(`press Tab`)
+	if got := js[string](t, e.b, `document.activeElement.textContent`); got != "At the bottom" {
+		t.Errorf("after Tab from the search box the focus is on %q", got)
+	}
+	wantContains(t, "Tab reply", r.Text, `focus → button "At the bottom" e29`)
+	e.must(`press shift+Tab`)
+	if got := js[string](t, e.b, `document.activeElement.id`); got != "q" {
+		t.Errorf("after shift+Tab the focus is on #%s, want #q", got)
+	}
+
 	msg := e.fails(`press ctrl+nosuchkey`)
 	wantContains(t, "bad key error", msg, `unknown key "nosuchkey"`, "Enter")
 	msg = e.fails(`press hyper+a`)
@@ -325,6 +336,9 @@ func TestActCheck(t *testing.T) {
 		t.Error("the checkbox is still checked")
 	}
 	goldenAct(t, "uncheck", r.Text)
+	if r = e.must(`uncheck role:checkbox name:Newsletter`); r.Text != "no change\n" {
+		t.Errorf("unchecking an unchecked box: reply %q", r.Text)
+	}
 
 	e.must(`check role:radio name:Large`)
 	if got := js[string](t, e.b, `document.querySelector('input[name=size]:checked').value`); got != "l" {
