@@ -47,10 +47,10 @@ func TestCap(t *testing.T) {
 			case <-stop:
 				return
 			}
-			time.Sleep(2 * time.Millisecond) // an animation that never stops
 		}
 	}()
-	res := Wait(context.Background(), ev, Options{Quiet: 20 * time.Millisecond, Cap: 100 * time.Millisecond})
+	// Events without pause: an animation that never stops.
+	res := Wait(context.Background(), ev, Options{Quiet: 50 * time.Millisecond, Cap: 100 * time.Millisecond})
 	if res.Quiet || res.Waited < 100*time.Millisecond {
 		t.Errorf("endless mutations: %+v", res)
 	}
