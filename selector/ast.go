@@ -169,6 +169,14 @@ func (a *atom) write(b *strings.Builder) {
 	}
 }
 
+// Quote renders v as a selector value that reads back as v: bare when it
+// can be, else quoted. Callers building selectors from text use it.
+func Quote(v string) string {
+	var b strings.Builder
+	writeValue(&b, v)
+	return b.String()
+}
+
 // writeValue writes v bare when it reads back as itself, else quoted.
 func writeValue(b *strings.Builder, v string) {
 	if bareSafe(v) {

@@ -176,7 +176,7 @@ func waitCondition(a action.Action) (func(*tree.Snapshot) bool, string, error) {
 	}
 	target := a.Target
 	if target == "" {
-		target = "text:" + quoteSel(a.Text)
+		target = "text:" + selector.Quote(a.Text)
 	}
 	sel, err := selector.Parse(target)
 	if err != nil {
@@ -193,10 +193,6 @@ func waitCondition(a action.Action) (func(*tree.Snapshot) bool, string, error) {
 	return func(s *tree.Snapshot) bool {
 		return test(selector.Find([]*tree.Snapshot{s}, sel))
 	}, sel.String() + " " + state, nil
-}
-
-func quoteSel(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
 // stateTest says when the matched nodes are in a wanted state.
