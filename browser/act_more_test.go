@@ -403,7 +403,7 @@ func TestActBatch(t *testing.T) {
 func TestActBadInput(t *testing.T) {
 	e := newAct(t, "/overlay.html")
 	msg := e.fails(`click role:button && (name:Buy`)
-	wantContains(t, "syntax error", msg, "selector column ")
+	wantContains(t, "syntax error", msg, "selector column 16:")
 	msg = e.fails(`click role:button name:"Buy later"`)
 	wantContains(t, "no match", msg, `no element matches`, `closest: button "Buy now" e2`)
 	msg = e.fails(`click role:button name~:u`)
