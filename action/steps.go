@@ -69,7 +69,7 @@ func splitSteps(src string) []stepText {
 	var out []stepText
 	rs := []rune(src)
 	start := 0
-	var quote rune
+	var sc quoteScanner
 	flush := func(end int) {
 		t := string(rs[start:end])
 		if s := strings.TrimSpace(t); s != "" && !strings.HasPrefix(s, "#") {
@@ -77,25 +77,44 @@ func splitSteps(src string) []stepText {
 		}
 		start = end + 1
 	}
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case quote != 0:
-			if r == '\\' {
-				i++
-			} else if r == quote {
-				quote = 0
-			}
-		case r == '"' || r == '\'':
-			quote = r
-		case r == '/' && i > 0 && rs[i-1] == ':':
-			quote = '/'
-		case r == ';' || r == '\n':
+	for i := 0; i < len(rs); {
+		w, outside := sc.scan(rs, i, true)
+		if outside && (rs[i] == ';' || rs[i] == '\n') {
 			flush(i)
 		}
+		i += w
 	}
 	flush(len(rs))
 	return out
+}
+
+// quoteScanner follows quoted strings ("…", '…' with backslash escapes) and
+// /regex/ values (a '/' right after ':') through a step, so that separators
+// inside them are not taken for separators.
+type quoteScanner struct{ quote rune }
+
+// scan reads rs[i] and returns how many runes it took (2 for an escape) and
+// whether rs[i] is outside any quote. canOpen says whether a quote may start
+// here.
+func (q *quoteScanner) scan(rs []rune, i int, canOpen bool) (width int, outside bool) {
+	r := rs[i]
+	switch {
+	case q.quote != 0:
+		if r == '\\' {
+			return 2, false
+		}
+		if r == q.quote {
+			q.quote = 0
+		}
+		return 1, false
+	case canOpen && (r == '"' || r == '\''):
+		q.quote = r
+		return 1, false
+	case canOpen && r == '/' && i > 0 && rs[i-1] == ':':
+		q.quote = '/'
+		return 1, false
+	}
+	return 1, true
 }
 
 // token is one word of a step: a bare word (possibly a selector piece with
@@ -126,25 +145,13 @@ func tokenize(step string) ([]token, error) {
 			i += n
 			continue
 		}
-		var quote rune
-		for i < len(rs) && (quote != 0 || !unicode.IsSpace(rs[i])) {
-			r := rs[i]
-			switch {
-			case quote != 0:
-				if r == '\\' {
-					i++
-				} else if r == quote {
-					quote = 0
-				}
-			case (r == '"' || r == '\'') && i > start:
-				quote = r
-			case r == '/' && i > start && rs[i-1] == ':':
-				quote = '/'
-			}
-			i++
+		var sc quoteScanner
+		for i < len(rs) && (sc.quote != 0 || !unicode.IsSpace(rs[i])) {
+			w, _ := sc.scan(rs, i, i > start) // a quote opening a word is an argument
+			i += w
 		}
-		if quote != 0 {
-			return nil, errAt(start+1, "unterminated %c in %q", quote, string(rs[start:min(i, len(rs))]))
+		if sc.quote != 0 {
+			return nil, errAt(start+1, "unterminated %c in %q", sc.quote, string(rs[start:min(i, len(rs))]))
 		}
 		toks = append(toks, token{text: string(rs[start:i]), col: start + 1, end: i})
 	}

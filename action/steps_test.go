@@ -50,6 +50,7 @@ func TestParseSteps(t *testing.T) {
 		{`click role:link name:/sign (in|up)/i; check e4`, []Action{{Kind: Click, Target: "role:link name:/sign (in|up)/i"}, {Kind: Check, Target: "e4"}}},
 		{`upload role:button name:File "a.txt" "b.txt"`, []Action{{Kind: Upload, Target: "role:button name:File", Paths: []string{"a.txt", "b.txt"}}}},
 		{`drag e3 "role:listitem name:Done"`, []Action{{Kind: Drag, Target: "e3", To: "role:listitem name:Done"}}},
+		{`click role:link name:/a;b/ ; type e2 "say \"hi\"; bye"`, []Action{{Kind: Click, Target: "role:link name:/a;b/"}, {Kind: Type, Target: "e2", Text: `say "hi"; bye`}}},
 		{"# a comment\nevaluate 'document.title'", []Action{{Kind: Evaluate, Text: "document.title"}}},
 	}
 	for _, tt := range tests {
