@@ -269,20 +269,8 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 	var timing Timing
 	for i, sa := range a.Steps {
 		var st *step
-		var err error
-		switch {
-		case sa.Kind == action.Snapshot || sa.Kind == action.Find || sa.Kind == action.Wait || formExtract(sa):
-			var r Reply
-			switch sa.Kind {
-			case action.Snapshot:
-				r, err = s.snapshot(ctx, sa)
-			case action.Find:
-				r, err = s.find(ctx, sa)
-			case action.Extract:
-				r, err = s.extractForm(ctx, sa)
-			default:
-				r, err = s.wait(ctx, sa)
-			}
+		r, reading, err := s.reading(ctx, sa)
+		if reading {
 			if err == nil {
 				if sa.Kind != action.Wait {
 					reads = append(reads, r.Text)
@@ -291,7 +279,7 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 					continue
 				}
 			}
-		default:
+		} else {
 			st, err = s.step(ctx, sa, cur)
 		}
 		if err != nil {
@@ -323,6 +311,26 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 
 // formExtract reports whether a is an extract of form values, which reads
 // the tree rather than asking the source.
+// reading runs the actions the executor answers itself from the tree —
+// snapshot, find, wait, extract form — and reports whether a was one.
+func (s *Session) reading(ctx context.Context, a action.Action) (Reply, bool, error) {
+	var r Reply
+	var err error
+	switch {
+	case a.Kind == action.Snapshot:
+		r, err = s.snapshot(ctx, a)
+	case a.Kind == action.Find:
+		r, err = s.find(ctx, a)
+	case a.Kind == action.Wait:
+		r, err = s.wait(ctx, a)
+	case formExtract(a):
+		r, err = s.extractForm(ctx, a)
+	default:
+		return Reply{}, false, nil
+	}
+	return r, true, err
+}
+
 func formExtract(a action.Action) bool {
 	f, err := extract.ParseFormat(a.Format)
 	return a.Kind == action.Extract && err == nil && f.NeedsTree()

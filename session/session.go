@@ -24,7 +24,6 @@ import (
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/diff"
-	"github.com/canopy-dev/canopy/extract"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/selector"
 	"github.com/canopy-dev/canopy/settle"
@@ -116,22 +115,11 @@ func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 	start := time.Now()
 	var r Reply
 	var err error
-	switch a.Kind {
-	case action.Snapshot:
-		r, err = s.snapshot(ctx, a)
-	case action.Find:
-		r, err = s.find(ctx, a)
-	case action.Wait:
-		r, err = s.wait(ctx, a)
-	case action.Batch:
+	if a.Kind == action.Batch {
 		r, err = s.batch(ctx, a)
-	case action.Extract:
-		if f, ferr := extract.ParseFormat(a.Format); ferr == nil && f.NeedsTree() {
-			r, err = s.extractForm(ctx, a)
-			break
-		}
-		fallthrough
-	default:
+	} else if rr, ok, rerr := s.reading(ctx, a); ok {
+		r, err = rr, rerr
+	} else {
 		var st *step
 		st, err = s.step(ctx, a, nil)
 		if st != nil {
