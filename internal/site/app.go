@@ -27,20 +27,8 @@ func serveGrid(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b := bufio.NewWriter(w)
-	b.WriteString(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Users grid</title>
-<style>
-body{font:14px/1.4 system-ui,sans-serif;margin:2rem}
-table{border-collapse:collapse}
-th,td{border:1px solid #ccc;padding:.2rem .6rem;text-align:left}
-</style>
-</head>
-<body>
-<h1>Users</h1>
-<label for="filter">Filter</label> <input id="filter" type="search">
+	writeUsersHead(b, "Users grid")
+	b.WriteString(`<label for="filter">Filter</label> <input id="filter" type="search">
 <p role="status" id="status"></p>
 <table>
 <caption>Users</caption>

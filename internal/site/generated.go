@@ -26,19 +26,15 @@ func TableUser(id int) (name, email, role string) {
 		roles[(id-1)%len(roles)]
 }
 
-// serveTable writes /table.html: a captioned table of TableRows users, each
-// row ending in an "Edit" link.
-func serveTable(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", htmlType)
-	if r.Method == http.MethodHead {
-		return
-	}
-	b := bufio.NewWriter(w)
+// writeUsersHead writes the start of the users pages (/table.html,
+// /grid.html): the document head with its title and table style, and the
+// "Users" heading.
+func writeUsersHead(b *bufio.Writer, title string) {
 	b.WriteString(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>Users</title>
+<title>` + title + `</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:2rem}
 table{border-collapse:collapse}
@@ -47,7 +43,19 @@ th,td{border:1px solid #ccc;padding:.2rem .6rem;text-align:left}
 </head>
 <body>
 <h1>Users</h1>
-<table>
+`)
+}
+
+// serveTable writes /table.html: a captioned table of TableRows users, each
+// row ending in an "Edit" link.
+func serveTable(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", htmlType)
+	if r.Method == http.MethodHead {
+		return
+	}
+	b := bufio.NewWriter(w)
+	writeUsersHead(b, "Users")
+	b.WriteString(`<table>
 <caption>Users</caption>
 <thead>
 <tr><th scope="col">ID</th><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Action</th></tr>
