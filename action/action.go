@@ -91,6 +91,10 @@ type Action struct {
 	// Text is what to type, the option to select, the value to set, the
 	// script to evaluate, the text to wait for, or a prompt's answer.
 	Text string `json:"text,omitempty"`
+	// Credential names a secret to type instead of Text. The executor
+	// resolves it at the last moment and keeps its value out of every
+	// reply (SPEC §6).
+	Credential string `json:"credential,omitempty"`
 	// Keys is a key or chord for press: "Enter", "ctrl+s", "Shift+Tab".
 	Keys string `json:"keys,omitempty"`
 	// Clear empties a text box before typing; Submit presses Enter after.
@@ -118,6 +122,8 @@ type Action struct {
 	Quiet bool `json:"quiet,omitempty"`
 	// Format for extract: markdown, text, table, links, form.
 	Format string `json:"format,omitempty"`
+	// Marks draws ref labels on a screenshot.
+	Marks bool `json:"marks,omitempty"`
 	// Path where a screenshot is written (CLI); empty keeps it in the reply.
 	Path string `json:"path,omitempty"`
 	// Full and Budget tune snapshot replies.
@@ -187,6 +193,10 @@ func (a Action) Validate() error {
 	case Select:
 		if a.Text == "" {
 			return fmt.Errorf("select needs the option to choose")
+		}
+	case Type:
+		if a.Text != "" && a.Credential != "" {
+			return fmt.Errorf("type takes text or a credential, not both")
 		}
 	case Press:
 		if a.Keys == "" {
@@ -273,6 +283,9 @@ func (a Action) String() string {
 	if a.Text != "" {
 		add(quoteArg(a.Text))
 	}
+	if a.Credential != "" {
+		add("credential:" + a.Credential)
+	}
 	if a.URL != "" {
 		add(quoteArg(a.URL))
 	}
@@ -290,6 +303,9 @@ func (a Action) String() string {
 	}
 	if a.Submit {
 		add("submit")
+	}
+	if a.Marks {
+		add("marks")
 	}
 	return strings.Join(parts, " ")
 }

@@ -149,7 +149,7 @@ func (b *Browser) do(ctx context.Context, a action.Action, h *handle, to *tree.N
 	case action.Evaluate:
 		return b.evaluate(ctx, a.Text)
 	case action.Screenshot:
-		return b.screenshot(ctx, h)
+		return b.screenshot(ctx, h, a.Marks)
 	case action.Extract:
 		return b.extract(ctx, h, a.Format)
 	}

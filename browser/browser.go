@@ -119,6 +119,32 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 // attaching to one that was running).
 func (b *Browser) Launched() bool { return b.launched }
 
+// Gone reports whether the connection to the browser dropped: the browser
+// crashed, was killed or closed, or a --cdp endpoint went away. A gone
+// Browser cannot recover; close it and open a new one.
+func (b *Browser) Gone() bool {
+	c := chromedp.FromContext(b.browserCtx)
+	if c == nil || c.Browser == nil {
+		return true
+	}
+	select {
+	case <-c.Browser.LostConnection:
+		return true
+	default:
+		return false
+	}
+}
+
+// PID returns the process id of a browser canopy launched, or 0 when it
+// attached to one (or the browser is gone).
+func (b *Browser) PID() int {
+	c := chromedp.FromContext(b.browserCtx)
+	if c == nil || c.Browser == nil || c.Browser.Process() == nil {
+		return 0
+	}
+	return c.Browser.Process().Pid
+}
+
 // Refs returns the session's ref table.
 func (b *Browser) Refs() *tree.Refs { return b.refs }
 

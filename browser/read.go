@@ -114,7 +114,7 @@ func remoteText(o *runtime.RemoteObject) string {
 }
 
 // screenshot captures the viewport, or one element, as PNG.
-func (b *Browser) screenshot(ctx context.Context, h *handle) (session.Output, error) {
+func (b *Browser) screenshot(ctx context.Context, h *handle, marks bool) (session.Output, error) {
 	p := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng}
 	if h != nil {
 		if _, _, err := b.point(ctx, h, false); err != nil {
@@ -124,7 +124,9 @@ func (b *Browser) screenshot(ctx context.Context, h *handle) (session.Output, er
 		if err != nil {
 			return session.Output{}, staleOr(err)
 		}
-		q := box.Model.Border
+		if box.Model == nil || len(box.Model.Border) < 8 {
+			return session.Output{}, &session.ActionError{Reason: "it has no box on the page"}
+		}
 		dx, dy, err := b.frameOffset(ctx, h.tid)
 		if err != nil {
 			return session.Output{}, err
@@ -133,12 +135,15 @@ func (b *Browser) screenshot(ctx context.Context, h *handle) (session.Output, er
 		if err != nil {
 			return session.Output{}, err
 		}
-		minX, minY, maxX, maxY := q[0], q[1], q[0], q[1]
-		for i := 0; i+1 < len(q); i += 2 {
-			minX, maxX = min(minX, q[i]), max(maxX, q[i])
-			minY, maxY = min(minY, q[i+1]), max(maxY, q[i+1])
+		x, y, w, ht := bounds(box.Model.Border)
+		p.Clip = &page.Viewport{X: x + dx + m.CSSVisualViewport.PageX, Y: y + dy + m.CSSVisualViewport.PageY, Width: w, Height: ht, Scale: 1}
+	}
+	if marks {
+		remove, err := b.drawMarks(ctx)
+		if err != nil {
+			return session.Output{}, err
 		}
-		p.Clip = &page.Viewport{X: minX + dx + m.CSSVisualViewport.PageX, Y: minY + dy + m.CSSVisualViewport.PageY, Width: maxX - minX, Height: maxY - minY, Scale: 1}
+		defer remove()
 	}
 	res, err := cdp.Call(ctx, chromedpTarget(b.tabCtx()), page.CaptureScreenshot, p)
 	if err != nil {

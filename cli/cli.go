@@ -22,9 +22,13 @@ const (
 	ExitEnv   = 2
 )
 
+// version is canopy's version, reported to MCP clients.
+const version = "0.4.0"
+
 // Main runs the canopy command line with args and returns the exit code.
-func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	root := newRoot(stdout, stderr)
+// stdin is read by `canopy mcp` (the stdio transport).
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot(stdin, stdout, stderr)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -75,14 +79,14 @@ func (f *browserFlags) options(stderr io.Writer) browser.Options {
 	}
 }
 
-func newRoot(stdout, stderr io.Writer) *cobra.Command {
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "canopy",
 		Short:         "One tool surface over web pages and the desktop, built on accessibility trees",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSnapshotCmd(stdout, stderr), newDoCmd(stdout, stderr), newDemoCmd(stdout, stderr))
+	root.AddCommand(newSnapshotCmd(stdout, stderr), newDoCmd(stdout, stderr), newDemoCmd(stdout, stderr), newMCPCmd(stdin, stdout, stderr))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})

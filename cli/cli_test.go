@@ -20,7 +20,7 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	code = Main(ctx, args, &out, &errb)
+	code = Main(ctx, args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

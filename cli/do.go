@@ -55,7 +55,7 @@ is non-zero. The first failing step stops the run.`,
 			if err != nil {
 				return err
 			}
-			return runDo(cmd.Context(), normalizeURL(args[0]), steps, f, stdout, stderr)
+			return runDo(cmd.Context(), args[0], steps, f, stdout, stderr)
 		},
 	}
 	f.register(cmd)

@@ -72,7 +72,7 @@ func runSnapshot(ctx context.Context, url string, f snapshotFlags, stdout, stder
 	defer b.Close()
 	var load browser.Load
 	if url != "" {
-		load, err = b.Navigate(ctx, normalizeURL(url), f.timeout)
+		load, err = b.Navigate(ctx, url, f.timeout)
 	} else {
 		load, err = b.WaitLoaded(ctx, f.timeout) // an attached tab may still be loading
 	}
@@ -116,12 +116,4 @@ func scoped(s *tree.Snapshot, ref string) (*tree.Snapshot, error) {
 	h := s.Header
 	h.Notes = append(h.Notes, "scope "+ref)
 	return &tree.Snapshot{Header: h, Root: &tree.Node{Role: tree.RoleDocument, Children: []*tree.Node{n}}}, nil
-}
-
-// normalizeURL adds http:// to a bare host[:port]/path, as a user types it.
-func normalizeURL(u string) string {
-	if strings.Contains(u, "://") || strings.HasPrefix(u, "about:") || strings.HasPrefix(u, "data:") || strings.HasPrefix(u, "file:") {
-		return u
-	}
-	return "http://" + u
 }

@@ -56,6 +56,9 @@ type Session struct {
 	// out of the accessibility tree: without this, opening a modal would
 	// "remove" the page and closing it would "add" it all back.
 	behind *tree.Snapshot
+	// secrets maps the value of every credential typed in this session to
+	// its name, to keep values out of replies.
+	secrets map[string]string
 }
 
 // New returns a session over src governed by pol.
@@ -128,7 +131,11 @@ func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 		}
 	}
 	r.Timing.Total = time.Since(start)
-	return r, err
+	r.Text = s.redact(r.Text)
+	for i, o := range r.Outcomes {
+		r.Outcomes[i] = s.redact(o)
+	}
+	return r, s.redactErr(err)
 }
 
 // stepResult is what one action did.
@@ -176,6 +183,9 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	}
 	permit, err := s.policy.Permit(ctx, a, desc)
 	if err != nil {
+		return nil, err
+	}
+	if a, err = s.credential(a); err != nil {
 		return nil, err
 	}
 	if err := actionable(a, target); err != nil {

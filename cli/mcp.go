@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/mcp"
+)
+
+type mcpFlags struct {
+	browserFlags
+	http  string
+	token string
+	allow string
+}
+
+func newMCPCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var f mcpFlags
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve canopy's tools over MCP (stdio, or streamable HTTP with --http)",
+		Long: `Serve canopy's tools to an agent over the Model Context Protocol.
+
+By default the server speaks on stdin/stdout, the way Claude Code, Cursor
+and VS Code start MCP servers. With --http it serves streamable HTTP at
+/mcp instead: on 127.0.0.1 unless the address names another host, and every
+request needs "Authorization: Bearer TOKEN" (--token, $CANOPY_TOKEN, or a
+token generated and printed to stderr at start).
+
+A headless Chromium starts on the first tool call that needs it; with
+--cdp the server attaches to a running browser instead.`,
+		Example: `  claude mcp add canopy -- canopy mcp
+  canopy mcp --http 8931            # http://127.0.0.1:8931/mcp
+  canopy mcp --cdp http://127.0.0.1:9222 --allow act`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runMCP(cmd.Context(), f, stdin, stdout, stderr)
+		},
+	}
+	f.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&f.http, "http", "", "serve streamable HTTP on this address (PORT or HOST:PORT) instead of stdio")
+	fl.StringVar(&f.token, "token", "", "bearer token for --http (default: $CANOPY_TOKEN, else generated)")
+	fl.StringVar(&f.allow, "allow", "", "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)")
+	return cmd
+}
+
+func runMCP(ctx context.Context, f mcpFlags, stdin io.Reader, stdout, stderr io.Writer) error {
+	var tier action.Tier
+	if f.allow != "" {
+		var err error
+		if tier, err = action.ParseTier(f.allow); err != nil {
+			return err
+		}
+	}
+	bopt := f.options(stderr)
+	srv, err := mcp.New(mcp.Options{Browser: bopt, Allow: tier, Version: version, Logger: bopt.Logger})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	if f.http == "" {
+		return srv.ServeStdio(ctx, stdin, stdout)
+	}
+	addr, public, err := mcp.ListenAddr(f.http)
+	if err != nil {
+		return err
+	}
+	token := f.token
+	if token == "" {
+		token = os.Getenv("CANOPY_TOKEN")
+	}
+	if token == "" {
+		if token, err = mcp.NewToken(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "canopy: token %s (send Authorization: Bearer %s)\n", token, token)
+	}
+	ln, err := new(net.ListenConfig).Listen(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	if public {
+		fmt.Fprintf(stderr, "canopy: warning: listening on %s, reachable from other machines; anyone with the token can drive the browser\n", addr)
+	}
+	fmt.Fprintf(stderr, "canopy: MCP over HTTP at http://%s%s\n", ln.Addr(), mcp.Path)
+	return srv.ServeHTTP(ctx, ln, token)
+}

@@ -1,0 +1,187 @@
+// Package mcp serves canopy's tools over the Model Context Protocol, on
+// stdio or streamable HTTP, with the official Go SDK.
+//
+// The package is a thin surface: each tool's arguments become an
+// [action.Action] and go to the one executor ([session.Session.Run]), which
+// checks policy, acts, settles and answers with the diff. The text content
+// of a result is that text and nothing else: no structuredContent copy, so
+// an agent pays for each reply once.
+//
+// The browser starts on the first tool call that needs it (tools/list does
+// not), and when it crashed or was closed the next call starts a new one and
+// says page state was lost. A bad request never stops the server: bad
+// arguments are isError results, malformed JSON-RPC gets a JSON-RPC error.
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/session"
+)
+
+// DefaultCallTimeout caps one tool call (a wait adds its own timeout).
+const DefaultCallTimeout = 2 * time.Minute
+
+// instructions go to the client at initialize: how targets are written,
+// once, instead of in every tool's description.
+const instructions = `canopy: web pages as accessibility trees. snapshot shows lines like ` +
+	`button "Save" e12; a target is that ref (e12) or a selector: role:button name:Save, ` +
+	`name~:part, text:"…", A >> B (B inside A), nth:2. Acting tools reply with what changed ` +
+	`(+ added, - removed, ~ changed), or "no change".`
+
+// Options configure a Server.
+type Options struct {
+	// Browser says which browser to launch or attach to (--cdp).
+	Browser browser.Options
+	// Allow is the permission tier; 0 means act on a browser canopy
+	// launched and observe on one it attached to (SPEC §6).
+	Allow action.Tier
+	// Session tunes settling and budgets.
+	Session session.Options
+	// CallTimeout caps one tool call; 0 means DefaultCallTimeout.
+	CallTimeout time.Duration
+	// Version is reported to clients at initialize.
+	Version string
+	// Logger receives the server's messages; nil discards them. On stdio it
+	// must not write to stdout.
+	Logger *slog.Logger
+}
+
+// Server is canopy's MCP server: one browser and one session shared by
+// every client connection.
+type Server struct {
+	srv *sdk.Server
+	k   *backend
+	opt Options
+	log *slog.Logger
+}
+
+// New makes a server with every tool registered. It starts no browser.
+func New(opt Options) (*Server, error) {
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opt.CallTimeout <= 0 {
+		opt.CallTimeout = DefaultCallTimeout
+	}
+	if opt.Version == "" {
+		opt.Version = "dev"
+	}
+	if opt.Session.Logger == nil {
+		opt.Session.Logger = log
+	}
+	s := &Server{opt: opt, log: log, k: newBackend(opt.Browser, opt.Allow, opt.Session, log)}
+	s.srv = sdk.NewServer(&sdk.Implementation{Name: "canopy", Version: opt.Version}, &sdk.ServerOptions{
+		Instructions: instructions,
+		Logger:       log,
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+	})
+	for _, td := range tools() {
+		t, err := td.tool()
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", td.name, err)
+		}
+		s.srv.AddTool(t, s.handler(td))
+	}
+	return s, nil
+}
+
+// SDK returns the underlying SDK server, to connect it to other transports
+// (tests use in-memory ones).
+func (s *Server) SDK() *sdk.Server { return s.srv }
+
+// ServeStdio serves one client on in and out (newline-delimited JSON-RPC)
+// until the client closes in or ctx ends. Malformed lines are answered
+// with JSON-RPC errors and skipped.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	return s.srv.Run(ctx, &lineTransport{in: in, out: out, log: s.log})
+}
+
+// Close stops the browser canopy launched.
+func (s *Server) Close() error { return s.k.Close() }
+
+// tool builds the SDK's description of td.
+func (td toolDef) tool() (*sdk.Tool, error) {
+	schema, err := td.schema()
+	if err != nil {
+		return nil, err
+	}
+	ann := &sdk.ToolAnnotations{ReadOnlyHint: td.hints.readOnly, IdempotentHint: td.hints.idempotent}
+	f := false
+	if td.hints.notDestructive && !td.hints.readOnly {
+		ann.DestructiveHint = &f // meaningless, so not sent, for read-only tools
+	}
+	if td.hints.closedWorld {
+		ann.OpenWorldHint = &f
+	}
+	return &sdk.Tool{Name: td.name, Description: td.desc, InputSchema: schema, Annotations: ann}, nil
+}
+
+// handler runs one tool call: decode, start the browser if needed, run the
+// action, and answer with its text (and image).
+func (s *Server) handler(td toolDef) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		var raw json.RawMessage
+		if req.Params != nil {
+			raw = req.Params.Arguments
+		}
+		a, err := td.decode(raw)
+		if err == nil {
+			err = a.Validate()
+		}
+		if err != nil {
+			return failure("", err), nil
+		}
+		return s.run(ctx, a), nil
+	}
+}
+
+// run performs a on the session, starting the browser when needed.
+func (s *Server) run(ctx context.Context, a action.Action) *sdk.CallToolResult {
+	ctx, cancel := context.WithTimeout(ctx, s.opt.CallTimeout+a.Timeout)
+	defer cancel()
+	sess, note, err := s.k.session(ctx)
+	if err != nil {
+		return failure("", err)
+	}
+	if note != "" {
+		note += "\n"
+	}
+	start := time.Now()
+	r, err := sess.Run(ctx, a)
+	s.log.Debug("tool call", "action", a.Kind, "ms", time.Since(start).Milliseconds(), "err", err)
+	if err != nil {
+		return failure(note+r.Text, s.k.failed(err))
+	}
+	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: note + r.Text}}}
+	if r.Image != nil {
+		res.Content = append(res.Content, &sdk.ImageContent{Data: r.Image, MIMEType: "image/png"})
+	}
+	return res
+}
+
+// failure is an isError result: the reason on one line, then what was
+// done before the failure (a batch's diff so far), if anything.
+func failure(before string, err error) *sdk.CallToolResult {
+	text := oneLine(err.Error())
+	if before != "" {
+		text += "\n" + before
+	}
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: text}}}
+}
+
+// oneLine folds a message onto one line.
+func oneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), "; ")
+}
