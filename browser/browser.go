@@ -24,7 +24,10 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
@@ -133,6 +136,20 @@ func (b *Browser) Gone() bool {
 	default:
 		return false
 	}
+}
+
+// Alive asks the browser for its version, with a short cap: it tells a
+// browser that died a moment ago (before the connection noticed) from one
+// that is up. Callers use it before a call, to start afresh instead of
+// failing the call on a dead connection.
+func (b *Browser) Alive(ctx context.Context) bool {
+	if b.Gone() {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, err := cdp.Call(ctx, chromedp.FromContext(b.browserCtx).Browser, cdpbrowser.GetVersion, cdp.Empty{})
+	return err == nil
 }
 
 // PID returns the process id of a browser canopy launched, or 0 when it

@@ -49,7 +49,7 @@ func (k *backend) session(ctx context.Context) (s *session.Session, note string,
 	if k.closed {
 		return nil, "", errors.New("the server is shutting down")
 	}
-	if k.b != nil && k.b.Gone() {
+	if k.b != nil && !k.b.Alive(ctx) {
 		k.dropLocked()
 	}
 	if k.b == nil {

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs what canopy and its tests need on Debian/Ubuntu: Chromium (the
-# browser canopy drives) and python3-doc (a real page the tests read).
+# browser canopy drives); for the tests also python3-doc (a real page the
+# tests read), Node.js and the official TypeScript MCP SDK (the MCP client
+# of the end-to-end tests), which goes to $CANOPY_NODE_DIR (default
+# ~/.cache/canopy-node), outside the repository.
 # Elsewhere it says what is missing and how to get it. Sourced by demo.sh
 # and test.sh; safe to run again (it installs only what is missing).
 set -euo pipefail
@@ -13,6 +16,9 @@ done
 [ -n "$chromium_bin" ] || need+=(chromium)
 if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ] && [ ! -d /usr/share/doc/python3-doc/html ]; then
   need+=(python3-doc)
+fi
+if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ] && ! command -v node >/dev/null 2>&1; then
+  need+=(nodejs npm)
 fi
 if ! command -v go >/dev/null 2>&1; then
   echo "canopy: Go is missing: install Go 1.26 or later from https://go.dev/dl/" >&2
@@ -34,5 +40,16 @@ if [ ${#need[@]} -gt 0 ]; then
     echo "canopy: missing ${need[*]}; this is not a Debian/Ubuntu system, so install them with your package manager" >&2
     echo "        (Chromium or Chrome for the browser; python3-doc only for the tests), or set CANOPY_CHROMIUM=/path/to/chrome" >&2
     exit 2
+  fi
+fi
+
+if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ]; then
+  CANOPY_NODE_DIR=${CANOPY_NODE_DIR:-$HOME/.cache/canopy-node}
+  export CANOPY_NODE_DIR
+  mcp_sdk=@modelcontextprotocol/sdk@1.32.2
+  if [ ! -f "$CANOPY_NODE_DIR/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+    echo "canopy: installing $mcp_sdk into $CANOPY_NODE_DIR" >&2
+    mkdir -p "$CANOPY_NODE_DIR"
+    npm install --silent --no-audit --no-fund --prefix "$CANOPY_NODE_DIR" "$mcp_sdk" >&2
   fi
 fi
