@@ -11,8 +11,8 @@ import (
 	"log/slog"
 	"sync"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxLine caps one JSON-RPC message on stdio.

@@ -164,7 +164,9 @@ func tools() []toolDef {
 				return action.Action{Kind: action.Type, Target: a.Target, Text: a.Text, Credential: a.Credential, Clear: a.Clear, Submit: a.Submit}
 			}),
 		def("press", "Press keys.", hints{}, nil,
-			func(a pressArgs) action.Action { return action.Action{Kind: action.Press, Keys: a.Keys, Target: a.Target} }),
+			func(a pressArgs) action.Action {
+				return action.Action{Kind: action.Press, Keys: a.Keys, Target: a.Target}
+			}),
 		def("select", "Choose an option of a select, combobox or listbox.", settingHints, nil,
 			func(a selectArgs) action.Action {
 				return action.Action{Kind: action.Select, Target: a.Target, Text: a.Option}
