@@ -5,13 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/canopy-dev/canopy/internal/chromium"
 	"github.com/canopy-dev/canopy/internal/site"
 )
 
@@ -117,57 +115,24 @@ func TestSnapshotCommand(t *testing.T) {
 // port, and reads its current tab with --cdp.
 func TestAttachCDP(t *testing.T) {
 	s := serve(t)
-	bin := ""
-	for _, b := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(b); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		t.Fatal("no Chromium on PATH (apt-get install chromium)")
-	}
-	dir, err := os.MkdirTemp("", "canopy-cdp-test")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p, err := chromium.Start(ctx, chromium.Options{URL: s.URL("/frames.html")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Chromium's helpers may still write after it is killed: best effort.
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--remote-debugging-port=0", "--user-data-dir="+dir, s.URL("/frames.html"))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	port := waitPortFile(t, filepath.Join(dir, "DevToolsActivePort"))
-	code, out, errs := run(t, "snapshot", "--cdp", "http://127.0.0.1:"+port)
+	t.Cleanup(p.Close)
+	code, out, errs := run(t, "snapshot", "--cdp", p.URL)
 	if code != 0 || !strings.Contains(out, "MARKER-NESTED-FRAME") {
 		t.Fatalf("--cdp: exit %d, stderr %q:\n%s", code, errs, out)
 	}
 	// The tab canopy attached to is still open: canopy did not close it.
-	code, out, _ = run(t, "snapshot", "--cdp", "http://127.0.0.1:"+port)
+	code, out, _ = run(t, "snapshot", "--cdp", p.URL)
 	if code != 0 || !strings.Contains(out, "MARKER-MAIN") {
 		t.Errorf("second attach: exit %d:\n%s", code, out)
 	}
 }
 
-// waitPortFile waits for Chromium to write its DevToolsActivePort file,
-// polling the file system (there is no event to wait on) with a cap.
-func waitPortFile(t *testing.T, path string) string {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(path); err == nil {
-			if port, _, ok := strings.Cut(string(b), "\n"); ok && port != "" {
-				return port
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("Chromium did not write DevToolsActivePort")
-	return ""
-}
 
 func TestDemo(t *testing.T) {
 	code, out, errs := run(t, "demo")

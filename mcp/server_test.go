@@ -7,10 +7,13 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/internal/chromium"
 )
 
 // TestFlow drives a real Chromium through the tools an agent uses most and
@@ -216,5 +219,39 @@ func TestRelaunch(t *testing.T) {
 	}
 	if s.k.starts != 2 {
 		t.Errorf("%d browser starts, want 2", s.k.starts)
+	}
+}
+
+// TestCDPReconnect attaches to a running browser: it defaults to the observe
+// tier; when the browser goes away the call says so; when it is back on the
+// same endpoint, the next call reconnects.
+func TestCDPReconnect(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	p, err := chromium.Start(ctx, chromium.Options{URL: testSite.URL("/app-login.html")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	cs := connect(t, newServer(t, Options{Browser: browser.Options{CDP: p.URL}}))
+	if text, isErr := call(t, cs, "snapshot", nil); isErr || !strings.Contains(text, `textbox "Email"`) {
+		t.Fatalf("snapshot over --cdp: (%q, %v)", text, isErr)
+	}
+	if text, isErr := call(t, cs, "click", map[string]any{"target": "role:checkbox"}); !isErr || !strings.Contains(text, "needs the act tier") {
+		t.Errorf("click on an attached browser: (%q, %v), want the observe tier's refusal", text, isErr)
+	}
+	p.Close()
+	text, isErr := call(t, cs, "snapshot", nil)
+	if !isErr || !strings.Contains(text, "is not reachable (canopy reconnects on the next call once it is back)") {
+		t.Errorf("snapshot with the browser gone: (%q, %v)", text, isErr)
+	}
+	back, err := chromium.Start(ctx, chromium.Options{Port: p.Port, URL: testSite.URL("/todo.html")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { back.Close() })
+	text, isErr = call(t, cs, "snapshot", nil)
+	if isErr || !strings.HasPrefix(text, "note: reconnected to the browser at "+p.URL) || !strings.Contains(text, "todos") {
+		t.Errorf("snapshot with the browser back: (%q, %v)", text, isErr)
 	}
 }
