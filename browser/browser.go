@@ -68,8 +68,8 @@ type Options struct {
 }
 
 // Browser is one connection to Chromium and the current tab. Its refs stay
-// stable for the Browser's lifetime. Methods are safe for concurrent use but
-// actions on one tab are serialised.
+// stable for as long as the tab shows the same document. Methods are safe
+// for concurrent use but actions on one tab are serialised.
 type Browser struct {
 	log      *slog.Logger
 	launched bool // canopy started this browser (and will stop it)
@@ -78,7 +78,8 @@ type Browser struct {
 	browserCtx  context.Context // chromedp context of the first tab
 	cancelTab   context.CancelFunc
 
-	refs *tree.Refs
+	refs   *tree.Refs
+	docKey string // key of the document the refs are for (under mu)
 
 	mu     sync.Mutex
 	frames map[target.ID]*frameSession // attached out-of-process frames

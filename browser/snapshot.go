@@ -275,9 +275,25 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 		}
 	}
 	tree.Clean(root)
+	b.newDocument(root.Key)
 	b.refs.Assign(root)
 	return &tree.Snapshot{
 		Header: tree.Header{Kind: "tab", Index: b.curIndex(), Title: root.Name, URL: main.url, Notes: notes},
 		Root:   root,
 	}
+}
+
+// newDocument starts refs afresh when the view shows another document than
+// the last snapshot did (a navigation, a tab switch): the old document's
+// refs name nothing any more, and numbering from e1 keeps refs short.
+func (b *Browser) newDocument(key string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if key == "" || key == b.docKey {
+		return
+	}
+	if b.docKey != "" {
+		b.refs.Reset()
+	}
+	b.docKey = key
 }

@@ -67,6 +67,11 @@ type tabWatch struct {
 	mu       sync.Mutex
 	dialog   *page.EventJavascriptDialogOpening // the open JS dialog, nil if none
 	dialogCh chan struct{}                      // closed when a dialog opens
+	// docReqs is the document request of each frame's latest navigation.
+	// When a frame moves into its own process (a cross-site frame), the end
+	// of its loading is reported on the new frame target, not here: the
+	// swap ends it for the settler.
+	docReqs map[cdp.FrameID]network.RequestID
 }
 
 // dialogOpened returns a channel that is closed once a JavaScript dialog is
@@ -113,6 +118,25 @@ func (tw *tabWatch) onEvent(ev any) {
 	case *network.EventRequestWillBeSent:
 		if !strings.HasPrefix(e.Request.URL, "data:") {
 			w.send(settle.Event{Kind: settle.Busy, Key: "req:" + string(e.RequestID)})
+		}
+		if e.Type == network.ResourceTypeDocument && e.FrameID != "" {
+			tw.mu.Lock()
+			if tw.docReqs == nil {
+				tw.docReqs = map[cdp.FrameID]network.RequestID{}
+			}
+			tw.docReqs[e.FrameID] = e.RequestID
+			tw.mu.Unlock()
+		}
+	case *page.EventFrameDetached:
+		if e.Reason == page.FrameDetachedReasonSwap {
+			tw.mu.Lock()
+			req, ok := tw.docReqs[e.FrameID]
+			delete(tw.docReqs, e.FrameID)
+			tw.mu.Unlock()
+			w.send(settle.Event{Kind: settle.Idle, Key: "frame:" + string(e.FrameID)})
+			if ok {
+				w.send(settle.Event{Kind: settle.Idle, Key: "req:" + string(req)})
+			}
 		}
 	case *network.EventLoadingFinished:
 		w.send(settle.Event{Kind: settle.Idle, Key: "req:" + string(e.RequestID)})

@@ -133,7 +133,6 @@ func TestAttachCDP(t *testing.T) {
 	}
 }
 
-
 func TestDemo(t *testing.T) {
 	code, out, errs := run(t, "demo")
 	if code != 0 || !strings.Contains(out, `textbox "Email"`) || !strings.Contains(out, "MARKER-OOPIF-NESTED") ||

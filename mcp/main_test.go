@@ -76,6 +76,9 @@ func call(t *testing.T, cs *sdk.ClientSession, tool string, args map[string]any)
 	if err != nil {
 		t.Fatalf("%s: protocol error: %v", tool, err)
 	}
+	if len(res.Meta) > 0 {
+		t.Errorf("%s: result carries _meta %v; replies must be the text alone", tool, res.Meta)
+	}
 	if res.StructuredContent != nil {
 		t.Errorf("%s: has structuredContent; replies must be text only", tool)
 	}

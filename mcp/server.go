@@ -39,6 +39,9 @@ const instructions = `canopy: web pages as accessibility trees. snapshot shows l
 	`name~:part, text:"…", A >> B (B inside A), nth:2. Acting tools reply with what changed ` +
 	`(+ added, - removed, ~ changed), or "no change".`
 
+// protocolVersions are the MCP versions canopy speaks, newest first.
+var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
 // Options configure a Server.
 type Options struct {
 	// Browser says which browser to launch or attach to (--cdp).
@@ -86,6 +89,10 @@ func New(opt Options) (*Server, error) {
 		Instructions: instructions,
 		Logger:       log,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+		// 2026-07-28 and later add the server's info and a resultType to
+		// every result: ~110 bytes a reply that the agent pays for and that
+		// canopy's tools do not use.
+		SupportedProtocolVersions: protocolVersions,
 	})
 	for _, td := range tools() {
 		t, err := td.tool()

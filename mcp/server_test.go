@@ -234,6 +234,9 @@ func TestCDPReconnect(t *testing.T) {
 	}
 	t.Cleanup(func() { p.Close() })
 	cs := connect(t, newServer(t, Options{Browser: browser.Options{CDP: p.URL}}))
+	if text, isErr := call(t, cs, "wait", map[string]any{"target": "role:textbox name:Email"}); isErr {
+		t.Fatalf("wait over --cdp: %s", text)
+	}
 	if text, isErr := call(t, cs, "snapshot", nil); isErr || !strings.Contains(text, `textbox "Email"`) {
 		t.Fatalf("snapshot over --cdp: (%q, %v)", text, isErr)
 	}
@@ -250,8 +253,11 @@ func TestCDPReconnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { back.Close() })
-	text, isErr = call(t, cs, "snapshot", nil)
-	if isErr || !strings.HasPrefix(text, "note: reconnected to the browser at "+p.URL) || !strings.Contains(text, "todos") {
+	text, isErr = call(t, cs, "wait", map[string]any{"text": "items left"})
+	if isErr || !strings.HasPrefix(text, "note: reconnected to the browser at "+p.URL) {
+		t.Errorf("the first call with the browser back: (%q, %v)", text, isErr)
+	}
+	if text, isErr = call(t, cs, "snapshot", nil); isErr || !strings.Contains(text, "todos") || strings.Contains(text, "note:") {
 		t.Errorf("snapshot with the browser back: (%q, %v)", text, isErr)
 	}
 }

@@ -6,9 +6,11 @@ import (
 )
 
 // Refs hands out refs ("e1", "e2", …) keyed by a node's source identity, so
-// the same DOM node or AT-SPI object keeps its ref for a whole session, across
-// snapshots, diffs and actions. One Refs belongs to one session; it is safe
-// for concurrent use.
+// the same DOM node or AT-SPI object keeps its ref across snapshots, diffs
+// and actions for as long as its document lives. A source resets the table
+// when a new document replaces the view, so refs stay short (e12, not
+// e20208) through a long session. One Refs belongs to one session; it is
+// safe for concurrent use.
 type Refs struct {
 	mu   sync.Mutex
 	byID map[string]string
@@ -17,6 +19,14 @@ type Refs struct {
 
 // NewRefs returns an empty table; the first ref it hands out is "e1".
 func NewRefs() *Refs { return &Refs{byID: map[string]string{}} }
+
+// Reset forgets every ref; the next one handed out is "e1" again.
+func (r *Refs) Reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	clear(r.byID)
+	r.next = 0
+}
 
 // For returns the ref of key, allocating the next one on first sight.
 func (r *Refs) For(key string) string {

@@ -29,6 +29,8 @@ var Flags = []string{
 
 // Options say how to start Chromium.
 type Options struct {
+	// Exec is the browser binary (default: browser.FindExec's choice).
+	Exec string
 	// Port is the debugging port; 0 lets Chromium choose one.
 	Port int
 	// URL is the first page; empty is about:blank.
@@ -53,7 +55,7 @@ type Process struct {
 // Start launches Chromium and returns once it listens for CDP, or fails
 // when it exits first or ctx ends.
 func Start(ctx context.Context, opt Options) (*Process, error) {
-	bin, err := browser.FindExec("")
+	bin, err := browser.FindExec(opt.Exec)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,395 @@
+// Command peers compares canopy's MCP server with other browser MCP servers
+// side by side: @playwright/mcp, chrome-devtools-mcp and agent-browser.
+//
+// Each server is started over stdio with the official Go MCP SDK client, one
+// at a time, attached over CDP to a fresh headless Chromium, and driven
+// through the same pages of canopy's test site (internal/site). It prints
+// one markdown table with, per server: the size of tools/list; per page the
+// tokens and bytes of the default snapshot, the whole reply's bytes, the
+// navigate and snapshot times (median of -n runs) and how many of the page's
+// markers (site.PageMarkers) the snapshot shows or leaks; and what clicking
+// the "Remember me" checkbox on /login.html answers, with the follow-up
+// snapshot an agent needs when the answer does not show the change.
+//
+// Install the peers (npm, outside the repository) and build canopy, then run:
+//
+//	bench/peers/install.sh          # into ${CANOPY_PEERS_DIR:-~/.cache/canopy-peers}
+//	go run ./bench/peers -n 5 [-peers canopy,playwright,chrome-devtools,agent-browser] [-dir DIR] [-json FILE] [-dump DIR]
+//
+// Each run builds canopy from this checkout into DIR/canopy first, unless
+// -canopy names a binary to use as is.
+//
+// A server that fails to start, errors or hangs is reported in its column
+// with a one-line reason; every call has a timeout (-timeout).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/canopy-dev/canopy/internal/chromium"
+	"github.com/canopy-dev/canopy/internal/site"
+	"github.com/canopy-dev/canopy/tokens"
+)
+
+// The click compared: a checkbox whose new state shows in every
+// accessibility tree.
+const (
+	clickPage = "/login.html"
+	clickRole = "checkbox"
+	clickName = "Remember me"
+)
+
+type options struct {
+	runs     int
+	dir      string
+	chromium string
+	timeout  time.Duration
+	pages    []string
+	dump     string
+	canopy   string
+}
+
+func main() {
+	var o options
+	defDir := os.Getenv("CANOPY_PEERS_DIR")
+	if defDir == "" {
+		home, _ := os.UserHomeDir()
+		defDir = filepath.Join(home, ".cache", "canopy-peers")
+	}
+	defChromium := os.Getenv("CANOPY_CHROMIUM")
+	if defChromium == "" {
+		defChromium = "/usr/bin/chromium"
+	}
+	var names []string
+	for _, p := range peers {
+		names = append(names, p.name)
+	}
+	flag.IntVar(&o.runs, "n", 5, "runs per page and for the click (medians are printed)")
+	peerList := flag.String("peers", strings.Join(names, ","), "servers to compare, comma-separated")
+	flag.StringVar(&o.dir, "dir", defDir, "folder bench/peers/install.sh installed into")
+	flag.StringVar(&o.chromium, "chromium", defChromium, "Chromium binary")
+	flag.DurationVar(&o.timeout, "timeout", 60*time.Second, "timeout of each MCP call (and of a server's start)")
+	pageList := flag.String("pages", "", "pages to measure, comma-separated (default: the perception pages)")
+	jsonOut := flag.String("json", "", "also write the results as JSON to this file (- for stdout)")
+	flag.StringVar(&o.canopy, "canopy", "", "canopy binary to use as is (default: build this checkout into DIR/canopy)")
+	flag.StringVar(&o.dump, "dump", "", "write every snapshot and click reply to this folder")
+	flag.Parse()
+
+	o.pages = []string{"/login.html", "/frames.html", "/cross.html", "/shadow.html", "/table.html"}
+	if site.HasPyDoc() {
+		o.pages = append(o.pages, site.PyDocOSPath)
+	}
+	if *pageList != "" {
+		o.pages = strings.Split(*pageList, ",")
+	}
+	var chosen []peer
+	for _, n := range strings.Split(*peerList, ",") {
+		i := slices.IndexFunc(peers, func(p peer) bool { return p.name == strings.TrimSpace(n) })
+		if i < 0 {
+			fmt.Fprintf(os.Stderr, "peers: unknown server %q (have %s)\n", n, strings.Join(names, ", "))
+			os.Exit(1)
+		}
+		chosen = append(chosen, peers[i])
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	results, err := run(ctx, o, chosen)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "peers:", err)
+		os.Exit(1)
+	}
+	printTable(os.Stdout, o, results)
+	if *jsonOut != "" {
+		b, _ := json.MarshalIndent(results, "", "  ")
+		b = append(b, '\n')
+		if *jsonOut == "-" {
+			os.Stdout.Write(b)
+		} else if err := os.WriteFile(*jsonOut, b, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "peers:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func run(ctx context.Context, o options, chosen []peer) ([]*result, error) {
+	s, err := site.Serve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	tok, err := tokens.New()
+	if err != nil {
+		return nil, err
+	}
+	if o.canopy == "" && slices.ContainsFunc(chosen, func(p peer) bool { return p.name == "canopy" }) {
+		o.canopy = filepath.Join(o.dir, "canopy")
+		logf("building %s", o.canopy)
+		build := exec.CommandContext(ctx, "go", "build", "-o", o.canopy, "github.com/canopy-dev/canopy/cmd/canopy")
+		if out, err := build.CombinedOutput(); err != nil {
+			// An older binary may still be there; say so loudly.
+			logf("go build canopy: %v: %s", err, oneLine(string(out), 200))
+		}
+	}
+	var results []*result
+	for _, p := range chosen {
+		logf("%s: starting", p.name)
+		r := runPeer(ctx, o, p, s, tok)
+		if r.Err != "" {
+			logf("%s: failed: %s", p.name, r.Err)
+		}
+		results = append(results, r)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	return results, nil
+}
+
+// result is one server's measurements.
+type result struct {
+	Server      string  `json:"server"`
+	Err         string  `json:"error,omitempty"` // the server could not be measured
+	StartMS     float64 `json:"start_ms"`
+	Protocol    string  `json:"protocol"` // the MCP version negotiated
+	Tools       int     `json:"tools"`
+	ToolsTokens int     `json:"tools_tokens"`
+	ToolsBytes  int     `json:"tools_bytes"`
+	Pages       []page  `json:"pages"`
+	Click       click   `json:"click"`
+}
+
+type page struct {
+	Path       string   `json:"path"`
+	Err        string   `json:"error,omitempty"`
+	Tokens     int      `json:"tokens"`      // o200k tokens of the snapshot's text content
+	Bytes      int      `json:"bytes"`       // bytes of that text
+	ReplyBytes int      `json:"reply_bytes"` // bytes of the JSON-RPC result as sent
+	NavTokens  int      `json:"navigate_tokens"`
+	NavMS      float64  `json:"navigate_ms"`
+	SnapMS     float64  `json:"snapshot_ms"`
+	Found      int      `json:"markers_found"`
+	Total      int      `json:"markers_total"`
+	Missing    []string `json:"missing,omitempty"`
+	Leaked     []string `json:"leaked,omitempty"`
+}
+
+type click struct {
+	Err          string  `json:"error,omitempty"`
+	Ref          string  `json:"ref"`
+	Tokens       int     `json:"reply_tokens"`
+	ReplyBytes   int     `json:"reply_bytes"`
+	MS           float64 `json:"ms"`
+	Shows        bool    `json:"reply_shows_change"`
+	FollowTokens int     `json:"followup_tokens,omitempty"`
+	FollowMS     float64 `json:"followup_ms,omitempty"`
+	FollowShows  bool    `json:"followup_shows_change,omitempty"`
+}
+
+func runPeer(ctx context.Context, o options, p peer, s *site.Site, tok *tokens.Counter) *result {
+	r := &result{Server: p.name}
+	fail := func(err error) *result { r.Err = oneLine(err.Error(), 160); return r }
+
+	work, err := os.MkdirTemp("", "canopy-peers-"+p.name+"-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(work)
+	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	br, err := chromium.Start(sctx, chromium.Options{Exec: o.chromium})
+	cancel()
+	if err != nil {
+		return fail(err)
+	}
+	defer br.Close()
+	e := env{dir: o.dir, canopy: o.canopy, work: work, cdp: br}
+	cmd, err := p.command(e)
+	if err != nil {
+		return fail(err)
+	}
+	if p.cleanup != nil {
+		defer p.cleanup(e)
+	}
+	start := time.Now()
+	srv, err := startServer(ctx, cmd, o.timeout)
+	if err != nil {
+		return fail(fmt.Errorf("start: %w", err))
+	}
+	defer srv.Close()
+	r.StartMS = ms(time.Since(start))
+	if ir := srv.sess.InitializeResult(); ir != nil {
+		r.Protocol = ir.ProtocolVersion
+	}
+
+	tools, n, err := srv.toolsList(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	r.Tools, r.ToolsBytes, r.ToolsTokens = n, len(tools), tok.Count(string(tools))
+	var listed []struct {
+		Name string `json:"name"`
+	}
+	json.Unmarshal(tools, &listed)
+	have := map[string]bool{}
+	for _, t := range listed {
+		have[t.Name] = true
+	}
+	nav, _ := p.navigate("")
+	snap, _ := p.snapshot()
+	clk, _ := p.click("", "", "")
+	for _, want := range []string{nav, snap, clk} {
+		if !have[want] {
+			return fail(fmt.Errorf("no tool %q in tools/list (%d tools)", want, n))
+		}
+	}
+	dump(o, p.name, "tools-list.json", string(tools))
+	if p.prepare != nil {
+		extra, err := p.prepare(ctx, srv)
+		if err != nil {
+			return fail(fmt.Errorf("prepare: %w", err))
+		}
+		srv.extra = extra
+	}
+
+	markers := site.PageMarkers()
+	for _, path := range o.pages {
+		logf("%s: %s", p.name, path)
+		r.Pages = append(r.Pages, measurePage(ctx, o, p, srv, tok, s.URL(path), path, markers[path]))
+	}
+	logf("%s: click", p.name)
+	r.Click = measureClick(ctx, o, p, srv, tok, s.URL(clickPage))
+	if srv.dead != nil {
+		r.Err = oneLine(srv.dead.Error(), 160)
+	}
+	return r
+}
+
+func measurePage(ctx context.Context, o options, p peer, srv *server, tok *tokens.Counter, url, path string, m site.Markers) page {
+	pg := page{Path: path, Total: len(m.Visible)}
+	var navT, snapT []time.Duration
+	var last reply
+	for range o.runs {
+		name, args := p.navigate(url)
+		nr, err := srv.call(ctx, name, args)
+		if err != nil {
+			pg.Err = err.Error()
+			return pg
+		}
+		name, args = p.snapshot()
+		sr, err := srv.call(ctx, name, args)
+		if err != nil {
+			pg.Err = err.Error()
+			return pg
+		}
+		navT, snapT = append(navT, nr.dur), append(snapT, sr.dur)
+		pg.NavTokens, last = tok.Count(nr.text), sr
+	}
+	base := strings.Trim(strings.ReplaceAll(path, "/", "_"), "_")
+	dump(o, p.name, base+".txt", last.text)
+	dump(o, p.name, base+".result.json", string(last.result))
+	pg.Tokens, pg.Bytes, pg.ReplyBytes = tok.Count(last.text), len(last.text), last.raw
+	pg.NavMS, pg.SnapMS = median(navT), median(snapT)
+	for _, v := range m.Visible {
+		if strings.Contains(last.text, v) {
+			pg.Found++
+		} else {
+			pg.Missing = append(pg.Missing, v)
+		}
+	}
+	for _, h := range m.Hidden {
+		if strings.Contains(last.text, h) {
+			pg.Leaked = append(pg.Leaked, h)
+		}
+	}
+	return pg
+}
+
+// measureClick loads the page fresh, takes a snapshot for the ref, clicks,
+// and, when the click's reply does not show the new state, takes the
+// snapshot an agent would need to see it. Repeated -n times.
+func measureClick(ctx context.Context, o options, p peer, srv *server, tok *tokens.Counter, url string) click {
+	var c click
+	var clickT, followT []time.Duration
+	for range o.runs {
+		name, args := p.navigate(url)
+		if _, err := srv.call(ctx, name, args); err != nil {
+			c.Err = err.Error()
+			return c
+		}
+		name, args = p.snapshot()
+		sr, err := srv.call(ctx, name, args)
+		if err != nil {
+			c.Err = err.Error()
+			return c
+		}
+		c.Ref = p.ref(sr.text, clickRole, clickName)
+		if c.Ref == "" && p.name != "canopy" {
+			c.Err = fmt.Sprintf("no ref for %s %q in the snapshot", clickRole, clickName)
+			return c
+		}
+		name, args = p.click(c.Ref, clickRole, clickName)
+		cr, err := srv.call(ctx, name, args)
+		if err != nil {
+			c.Err = err.Error()
+			return c
+		}
+		dump(o, p.name, "click-reply.txt", cr.text)
+		clickT = append(clickT, cr.dur)
+		c.Tokens, c.ReplyBytes = tok.Count(cr.text), cr.raw
+		c.Shows = showsChecked(cr.text, clickName)
+		if c.Shows {
+			continue
+		}
+		name, args = p.snapshot()
+		fr, err := srv.call(ctx, name, args)
+		if err != nil {
+			c.Err = err.Error()
+			return c
+		}
+		dump(o, p.name, "click-followup.txt", fr.text)
+		followT = append(followT, fr.dur)
+		c.FollowTokens = tok.Count(fr.text)
+		c.FollowShows = showsChecked(fr.text, clickName)
+	}
+	c.MS, c.FollowMS = median(clickT), median(followT)
+	return c
+}
+
+func median(ds []time.Duration) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return ms(s[len(s)/2])
+	}
+	return ms((s[len(s)/2-1] + s[len(s)/2]) / 2)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "peers: "+format+"\n", args...)
+}
+
+// dump writes one output to the -dump folder, if set.
+func dump(o options, server, name, text string) {
+	if o.dump == "" {
+		return
+	}
+	dir := filepath.Join(o.dump, server)
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/canopy-dev/canopy/internal/chromium"
+)
+
+// env is what a peer's command line is built from.
+type env struct {
+	dir    string // install folder (bench/peers/install.sh)
+	canopy string // canopy binary
+	work   string // a fresh scratch folder for this server
+	cdp    *chromium.Process
+}
+
+// peer describes how to drive one MCP server: how to start it, its tool
+// names and arguments, and how to find an element's ref in its snapshot.
+type peer struct {
+	name     string
+	command  func(e env) (*exec.Cmd, error)
+	navigate func(url string) (string, map[string]any)
+	snapshot func() (string, map[string]any)
+	click    func(ref, role, name string) (string, map[string]any)
+	// ref finds the ref of the element with this role and name in a
+	// snapshot; "" if it is not there.
+	ref func(snapshot, role, name string) string
+	// prepare runs once after the server started (may be nil); it returns
+	// arguments to add to every call.
+	prepare func(ctx context.Context, s *server) (map[string]any, error)
+	// cleanup runs after the server is closed (may be nil).
+	cleanup func(e env)
+}
+
+var peers = []peer{
+	{
+		name: "canopy",
+		command: func(e env) (*exec.Cmd, error) {
+			// Attached to a browser it did not start, canopy defaults to
+			// observe; the click needs act.
+			return cmdIn(e, e.canopy, "mcp", "--cdp", e.cdp.URL, "--allow", "act")
+		},
+		navigate: func(url string) (string, map[string]any) { return "navigate", map[string]any{"url": url} },
+		snapshot: func() (string, map[string]any) { return "snapshot", map[string]any{} },
+		click: func(ref, role, name string) (string, map[string]any) {
+			if ref == "" { // the selector works without a snapshot
+				ref = fmt.Sprintf("role:%s name:%q", role, name)
+			}
+			return "click", map[string]any{"target": ref}
+		},
+		// checkbox "Remember me" e5 checked
+		ref: refAfter(regexp.MustCompile(`^\s+(e\d+)\b`)),
+	},
+	{
+		name: "playwright",
+		command: func(e env) (*exec.Cmd, error) {
+			return cmdIn(e, filepath.Join(e.dir, "node_modules/.bin/playwright-mcp"),
+				"--cdp-endpoint", e.cdp.URL, "--output-dir", filepath.Join(e.work, "out"))
+		},
+		navigate: func(url string) (string, map[string]any) {
+			return "browser_navigate", map[string]any{"url": url}
+		},
+		snapshot: func() (string, map[string]any) { return "browser_snapshot", map[string]any{} },
+		click: func(ref, role, name string) (string, map[string]any) {
+			return "browser_click", map[string]any{"element": name + " " + role, "target": ref}
+		},
+		// - checkbox "Remember me" [ref=e12]
+		ref: refAfter(regexp.MustCompile(`\[ref=([^\]\s]+)\]`)),
+	},
+	{
+		name: "chrome-devtools",
+		command: func(e env) (*exec.Cmd, error) {
+			return cmdIn(e, filepath.Join(e.dir, "node_modules/.bin/chrome-devtools-mcp"),
+				"--browserUrl", e.cdp.URL, "--no-usage-statistics", "--no-performance-crux")
+		},
+		navigate: func(url string) (string, map[string]any) {
+			return "navigate_page", map[string]any{"type": "url", "url": url}
+		},
+		snapshot: func() (string, map[string]any) { return "take_snapshot", map[string]any{} },
+		click: func(ref, role, name string) (string, map[string]any) {
+			return "click", map[string]any{"uid": ref}
+		},
+		// uid=1_23 checkbox "Remember me"
+		ref: refBefore(regexp.MustCompile(`uid=(\S+)`)),
+		// Page-scoped tools need a pageId (--page-id-routing is on by
+		// default): take the selected page's from list_pages, as an agent
+		// would.
+		prepare: func(ctx context.Context, s *server) (map[string]any, error) {
+			r, err := s.call(ctx, "list_pages", map[string]any{})
+			if err != nil {
+				return nil, err
+			}
+			m := regexp.MustCompile(`(?m)^\s*(\d+):.*\[selected\]`).FindStringSubmatch(r.text)
+			if m == nil {
+				return nil, fmt.Errorf("no selected page in list_pages: %s", oneLine(r.text, 80))
+			}
+			id, _ := strconv.Atoi(m[1])
+			return map[string]any{"pageId": id}, nil
+		},
+	},
+	{
+		name: "agent-browser",
+		command: func(e env) (*exec.Cmd, error) {
+			// The package ships native binaries; its JS wrapper needs Node 24.
+			arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+			bin := filepath.Join(e.dir, "node_modules/agent-browser/bin", "agent-browser-linux-"+arch)
+			cmd, err := cmdIn(e, bin, "mcp")
+			if err != nil {
+				return nil, err
+			}
+			// The tools talk to a background daemon; give it a socket folder
+			// of its own (so cleanup can find and end it), the browser to
+			// attach to, and no update check.
+			cmd.Env = append(cmd.Env,
+				"AGENT_BROWSER_SOCKET_DIR="+filepath.Join(e.work, "sock"),
+				"AGENT_BROWSER_CDP="+e.cdp.URL,
+				"AGENT_BROWSER_NO_VERSION_CHECK=1",
+				"AGENT_BROWSER_IDLE_TIMEOUT_MS=120000",
+			)
+			return cmd, nil
+		},
+		navigate: func(url string) (string, map[string]any) {
+			return "agent_browser_open", map[string]any{"url": url}
+		},
+		snapshot: func() (string, map[string]any) { return "agent_browser_snapshot", map[string]any{} },
+		click: func(ref, role, name string) (string, map[string]any) {
+			return "agent_browser_click", map[string]any{"selector": "@" + ref}
+		},
+		// - checkbox "Remember me" [ref=e5]
+		ref: refAfter(regexp.MustCompile(`\bref=(e\d+)\b`)),
+		cleanup: func(e env) {
+			// The daemon outlives the MCP server; end the one this run
+			// started, found by its pid file.
+			files, _ := filepath.Glob(filepath.Join(e.work, "sock", "*.pid"))
+			for _, f := range files {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					continue
+				}
+				if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 1 {
+					syscall.Kill(pid, syscall.SIGTERM)
+				}
+			}
+		},
+	},
+}
+
+// cmdIn builds a command that runs in e.work with the caller's environment.
+func cmdIn(e env, bin string, args ...string) (*exec.Cmd, error) {
+	if _, err := os.Stat(bin); err != nil {
+		return nil, fmt.Errorf("%s is missing (bench/peers/install.sh %s installs the peers)", bin, e.dir)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = e.work
+	cmd.Env = append(os.Environ(), "CI=1")
+	return cmd, nil
+}
+
+// elementLine returns the first line of a snapshot that shows an element
+// with this role and quoted name, and where on the line the name ends.
+func elementLine(snapshot, role, name string) (string, int, int) {
+	quoted := `"` + name + `"`
+	for line := range strings.SplitSeq(snapshot, "\n") {
+		i := strings.Index(line, quoted)
+		if i < 0 {
+			continue
+		}
+		if r := regexp.MustCompile(`\b` + regexp.QuoteMeta(role) + `\b`); r.MatchString(line[:i]) {
+			return line, i, i + len(quoted)
+		}
+	}
+	return "", -1, -1
+}
+
+// refAfter finds the ref after the element's name on its line.
+func refAfter(re *regexp.Regexp) func(snapshot, role, name string) string {
+	return func(snapshot, role, name string) string {
+		line, _, end := elementLine(snapshot, role, name)
+		if line == "" {
+			return ""
+		}
+		if m := re.FindStringSubmatch(line[end:]); m != nil {
+			return m[1]
+		}
+		if m := re.FindStringSubmatch(line); m != nil {
+			return m[1]
+		}
+		return ""
+	}
+}
+
+// refBefore finds the ref anywhere on the element's line (chrome-devtools
+// puts it first).
+func refBefore(re *regexp.Regexp) func(snapshot, role, name string) string {
+	return func(snapshot, role, name string) string {
+		line, _, _ := elementLine(snapshot, role, name)
+		if m := re.FindStringSubmatch(line); m != nil {
+			return m[1]
+		}
+		return ""
+	}
+}
+
+// showsChecked reports whether text shows the element with this name as
+// checked: a line naming it says "checked" and not only as "not checked",
+// "unchecked" or "checked=false".
+func showsChecked(text, name string) bool {
+	neg := regexp.MustCompile(`(?i)not checked|unchecked|checked[=:]\s*"?false"?`)
+	pos := regexp.MustCompile(`(?i)\bchecked\b`)
+	for line := range strings.SplitSeq(text, "\n") {
+		if !strings.Contains(line, name) {
+			continue
+		}
+		if pos.MatchString(neg.ReplaceAllString(line, "")) {
+			return true
+		}
+	}
+	return false
+}
