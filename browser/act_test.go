@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/internal/goldentest"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 )
@@ -105,23 +106,7 @@ func goldenAct(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "act", name+".golden")
 	got = stable(got)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run go test ./browser -run %s -update to create it): %v", t.Name(), err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test ./browser -run %s -update to accept):\n--- want\n%s\n--- got\n%s",
-			path, t.Name(), want, got)
-	}
+	goldentest.Check(t, path, got)
 }
 
 func wantContains(t *testing.T, what, text string, subs ...string) {

@@ -12,12 +12,11 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/canopy-dev/canopy/internal/goldentest"
 	"github.com/canopy-dev/canopy/internal/site"
 	"github.com/canopy-dev/canopy/tokens"
 	"github.com/canopy-dev/canopy/tree"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // testSite serves the test pages for the whole package run.
 var testSite *site.Site
@@ -96,23 +95,7 @@ func stable(text string) string {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := "testdata/" + name + ".golden"
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run go test -update to create it): %v", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test ./browser -run %s -update to accept):\n--- want\n%s\n--- got\n%s",
-			path, t.Name(), want, got)
-	}
+	goldentest.Check(t, path, got)
 }
 
 func lines(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }

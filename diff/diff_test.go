@@ -1,20 +1,15 @@
 package diff_test
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/canopy-dev/canopy/diff"
+	"github.com/canopy-dev/canopy/internal/goldentest"
 	"github.com/canopy-dev/canopy/tree"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // el builds a node; kids follow.
 func el(role, name, ref string, kids ...*tree.Node) *tree.Node {
@@ -247,19 +242,7 @@ func (c diffCase) run() diff.Diff {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./diff -update to create it)", err)
-	}
-	if d := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got, "\n")); d != "" {
-		t.Errorf("%s differs from %s (-want +got):\n%s\ngot:\n%s", name, path, d, got)
-	}
+	goldentest.Check(t, path, got)
 }
 
 func TestGolden(t *testing.T) {

@@ -1,13 +1,12 @@
 package extract
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the testdata/*.golden files from the current output")
+	"github.com/canopy-dev/canopy/internal/goldentest"
+)
 
 // pageURL is where the fixtures pretend to live.
 const pageURL = "https://news.example.com/2024/05/garden-robots.html"
@@ -25,19 +24,7 @@ func fixture(t *testing.T, name string) string {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./extract -update to create it)", err)
-	}
-	if got+"\n" != string(want) {
-		t.Errorf("%s differs from %s (go test ./extract -update rewrites it)\n--- got:\n%s\n--- want:\n%s", name, path, got, want)
-	}
+	goldentest.Check(t, path, got+"\n")
 }
 
 // TestGolden runs each HTML format over the fixtures it exercises and holds

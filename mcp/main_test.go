@@ -12,10 +12,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/canopy-dev/canopy/internal/goldentest"
 	"github.com/canopy-dev/canopy/internal/site"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // testSite serves the test pages for the whole package run.
 var testSite *site.Site
@@ -100,20 +99,5 @@ func golden(t *testing.T, name, got string) {
 		got = strings.ReplaceAll(got, strings.TrimPrefix(o.origin, "http://"), o.name)
 	}
 	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (-update to accept):\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	goldentest.Check(t, path, got)
 }

@@ -1,18 +1,15 @@
 package tree_test
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/canopy-dev/canopy/internal/goldentest"
 	"github.com/canopy-dev/canopy/tree"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // one formats a snapshot whose root holds the single node n and returns n's
 // line.
@@ -226,21 +223,7 @@ func TestFormatIndentation(t *testing.T) {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tree -run Golden -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("Format differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	goldentest.Check(t, path, got)
 }
 
 func TestFormatGolden(t *testing.T) {
