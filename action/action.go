@@ -42,11 +42,16 @@ const (
 	Extract     Kind = "extract"
 	Dialog      Kind = "dialog"
 	Batch       Kind = "batch"
+	// OpenApp and Activate act on the desktop: launch an application and
+	// wait for its window; bring a window to the front.
+	OpenApp  Kind = "open_app"
+	Activate Kind = "activate"
 )
 
 // Kinds lists every action kind, in the order help texts show them.
 var Kinds = []Kind{Snapshot, Find, Click, DoubleClick, Hover, Type, Press, Select, Check, Uncheck,
-	SetValue, Scroll, Drag, Upload, Navigate, Tabs, Wait, Evaluate, Screenshot, Extract, Dialog, Batch}
+	SetValue, Scroll, Drag, Upload, Navigate, Tabs, Wait, Evaluate, Screenshot, Extract, Dialog, Batch,
+	OpenApp, Activate}
 
 // Tier is a permission tier (SPEC §6). Higher tiers include lower ones.
 type Tier int
@@ -131,6 +136,9 @@ type Action struct {
 	Budget int  `json:"budget,omitempty"`
 	// Timeout caps wait (0 = the default cap).
 	Timeout time.Duration `json:"timeout,omitempty"`
+	// Command and Args start an application for open_app.
+	Command string   `json:"command,omitempty"`
+	Args    []string `json:"args,omitempty"`
 	// Steps are the actions of a batch.
 	Steps []Action `json:"steps,omitempty"`
 }
@@ -174,7 +182,7 @@ func (a Action) Acts() bool {
 // NeedsTarget reports whether Kind always acts on one element.
 func (a Action) NeedsTarget() bool {
 	switch a.Kind {
-	case Click, DoubleClick, Hover, Type, Select, Check, Uncheck, SetValue, Drag, Upload, Find:
+	case Click, DoubleClick, Hover, Type, Select, Check, Uncheck, SetValue, Drag, Upload, Find, Activate:
 		return true
 	}
 	return false
@@ -226,6 +234,10 @@ func (a Action) Validate() error {
 			}
 		default:
 			return fmt.Errorf("tabs %q: use list, new, switch or close", a.Nav)
+		}
+	case OpenApp:
+		if strings.TrimSpace(a.Command) == "" {
+			return fmt.Errorf("open_app needs a command, e.g. mousepad")
 		}
 	case Evaluate:
 		if strings.TrimSpace(a.Text) == "" {
@@ -280,6 +292,12 @@ func (a Action) String() string {
 		add(quoteArg(a.To))
 	}
 	add(a.Keys)
+	if a.Command != "" {
+		add(quoteArg(a.Command))
+	}
+	for _, x := range a.Args {
+		add(quoteArg(x))
+	}
 	if a.Text != "" {
 		add(quoteArg(a.Text))
 	}

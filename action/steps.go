@@ -405,6 +405,23 @@ func (p *stepParser) parse() error {
 		if w, ok := p.popWord("right", "middle"); ok {
 			a.Button = w
 		}
+	case OpenApp:
+		// open_app mousepad "report.txt": the command bare or quoted, then
+		// its arguments, bare or quoted.
+		var words []string
+		for _, t := range p.sel {
+			words = append(words, t.text)
+		}
+		for _, t := range p.args {
+			words = append(words, t.text)
+		}
+		for _, t := range p.flags {
+			words = append(words, t.text)
+		}
+		p.sel, p.args, p.flags = nil, nil, nil
+		if len(words) > 0 {
+			a.Command, a.Args = words[0], words[1:]
+		}
 	}
 	if len(p.flags) > 0 {
 		return errAt(p.flags[0].col, "unexpected %q after the arguments", p.flags[0].text)
@@ -414,7 +431,7 @@ func (p *stepParser) parse() error {
 	}
 	if s := p.selector(); s != "" {
 		switch a.Kind {
-		case Navigate, Tabs, Evaluate, Dialog, Batch:
+		case Navigate, Tabs, Evaluate, Dialog, Batch, OpenApp:
 			return errAt(p.sel[0].col, "%s takes no selector, got %q", a.Kind, s)
 		}
 		a.Target = s

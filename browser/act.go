@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/keys"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 	"github.com/canopy-dev/canopy/settle"
@@ -229,7 +230,7 @@ func (b *Browser) typeText(ctx context.Context, tab cdp.Session, h *handle, a ac
 		if err := h.call(ctx, selectContentsJS, nil); err != nil {
 			return err
 		}
-		if err := press(ctx, tab, []chord{{key: '\b'}}); err != nil {
+		if err := press(ctx, tab, []keys.Chord{{Key: "Backspace"}}); err != nil {
 			return err
 		}
 	}
@@ -239,15 +240,15 @@ func (b *Browser) typeText(ctx context.Context, tab cdp.Session, h *handle, a ac
 		}
 	}
 	if a.Submit {
-		return press(ctx, tab, []chord{{key: '\r'}})
+		return press(ctx, tab, []keys.Chord{{Key: "Enter"}})
 	}
 	return nil
 }
 
 // press sends keys, to the focused element or, with a target, to it after
 // focusing it.
-func (b *Browser) press(ctx context.Context, tab cdp.Session, h *handle, keys string) error {
-	chords, err := parseKeys(keys)
+func (b *Browser) press(ctx context.Context, tab cdp.Session, h *handle, keySeq string) error {
+	chords, err := keys.Parse(keySeq)
 	if err != nil {
 		return err
 	}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/canopy-dev/canopy/keys"
 )
 
 // Input goes through the CDP Input domain, so the page sees trusted events
@@ -81,117 +84,46 @@ func wheel(ctx context.Context, t cdp.Session, x, y, dx, dy float64) error {
 	}, nil)
 }
 
-// Modifier bits of CDP key and mouse events.
-const (
-	modAlt   = 1
-	modCtrl  = 2
-	modMeta  = 4
-	modShift = 8
-)
-
-var modifierNames = map[string]int64{
-	"alt": modAlt, "option": modAlt,
-	"ctrl": modCtrl, "control": modCtrl,
-	"meta": modMeta, "cmd": modMeta, "command": modMeta, "super": modMeta, "win": modMeta,
-	"shift": modShift,
-}
-
-// keyAliases are names people write for keys whose DOM key value differs.
-var keyAliases = map[string]string{
-	"esc": "Escape", "return": "Enter", "space": " ", "spacebar": " ",
-	"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight",
-	"del": "Delete", "pgup": "PageUp", "pgdn": "PageDown", "pageup": "PageUp", "pagedown": "PageDown",
-	"ins": "Insert", "bksp": "Backspace",
-}
-
-// chord is one key with modifiers: ctrl+shift+k.
-type chord struct {
-	mods int64
-	key  rune // a kb rune: a character or one of kb's named keys
-	name string
-}
-
-// keyRunes maps lowercased DOM key names (Enter, ArrowDown, F5…) to kb's
-// runes, built from kb.Keys.
-func keyRune(name string) (rune, bool) {
-	if a, ok := keyAliases[strings.ToLower(name)]; ok {
-		name = a
+// kbRunes maps canonical key names (keys.Names) to kb's runes, built from
+// kb.Keys. A named key is one whose DOM key value is not the character it
+// types (Enter is printable: it types "\r").
+var kbRunes = sync.OnceValue(func() map[string]rune {
+	m := map[string]rune{}
+	for r, k := range kb.Keys {
+		if !k.Print || utf8.RuneCountInString(k.Key) > 1 {
+			m[k.Key] = r
+		}
 	}
+	return m
+})
+
+// keyRune maps a canonical key name from keys.Parse to the kb rune that
+// kb.Encode turns into CDP key events.
+func keyRune(name string) (rune, error) {
 	if utf8.RuneCountInString(name) == 1 {
 		r, _ := utf8.DecodeRuneInString(name)
-		return r, true
+		return r, nil
 	}
-	for r, k := range kb.Keys {
-		// A named key (Enter is printable: it types "\r").
-		if strings.EqualFold(k.Key, name) && (!k.Print || utf8.RuneCountInString(k.Key) > 1) {
-			return r, true
-		}
+	if r, ok := kbRunes()[name]; ok {
+		return r, nil
 	}
-	return 0, false
-}
-
-// parseKeys reads a key sequence: chords separated by spaces, each chord
-// modifiers and one key joined by '+' ("ctrl+a Delete", "Shift+Tab",
-// "Enter"). The key '+' itself is written "plus".
-func parseKeys(s string) ([]chord, error) {
-	var out []chord
-	for _, word := range strings.Fields(s) {
-		parts := strings.Split(word, "+")
-		var c chord
-		for i, p := range parts {
-			if p == "" {
-				return nil, fmt.Errorf("bad key chord %q: empty key (write the + key as plus)", word)
-			}
-			if i < len(parts)-1 {
-				m, ok := modifierNames[strings.ToLower(p)]
-				if !ok {
-					return nil, fmt.Errorf("bad key chord %q: %q is not a modifier (ctrl, alt, shift, meta)", word, p)
-				}
-				c.mods |= m
-				continue
-			}
-			if strings.EqualFold(p, "plus") {
-				p = "+"
-			}
-			r, ok := keyRune(p)
-			if m, isMod := modifierNames[strings.ToLower(p)]; isMod && !ok {
-				r, ok = modifierRune(m), true
-			}
-			if !ok {
-				return nil, fmt.Errorf("unknown key %q in %q (keys: Enter, Tab, Escape, Backspace, Delete, ArrowUp…, Home, End, PageUp, F1…, a single character)", p, word)
-			}
-			c.key, c.name = r, p
-		}
-		out = append(out, c)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no keys given")
-	}
-	return out, nil
-}
-
-func modifierRune(m int64) rune {
-	switch m {
-	case modAlt:
-		return []rune(kb.Alt)[0]
-	case modCtrl:
-		return []rune(kb.Control)[0]
-	case modMeta:
-		return []rune(kb.Meta)[0]
-	}
-	return []rune(kb.Shift)[0]
+	return 0, fmt.Errorf("key %q has no CDP key event", name)
 }
 
 // press sends each chord as keyDown, char (for printable keys without
 // ctrl/alt/meta) and keyUp, with its modifiers.
-func press(ctx context.Context, t cdp.Session, chords []chord) error {
+func press(ctx context.Context, t cdp.Session, chords []keys.Chord) error {
 	for _, c := range chords {
-		for _, ev := range kb.Encode(c.key) {
-			ev.Modifiers |= c.mods
-			if ev.Type == kb.KeyChar && c.mods&^modShift != 0 {
+		r, err := keyRune(c.Key)
+		if err != nil {
+			return err
+		}
+		for _, ev := range kb.Encode(r) {
+			ev.Modifiers |= int64(c.Mods) // keys.Mod has CDP's bit values
+			if ev.Type == kb.KeyChar && c.Mods&^keys.Shift != 0 {
 				continue // a shortcut types nothing
 			}
-			if ev.Type == kb.KeyChar && c.mods&modShift != 0 && ev.Text != "" {
+			if ev.Type == kb.KeyChar && c.Mods&keys.Shift != 0 && ev.Text != "" {
 				ev.Text = strings.ToUpper(ev.Text)
 			}
 			if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, *ev); err != nil {

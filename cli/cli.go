@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/desktop"
+	"github.com/canopy-dev/canopy/vdesk"
 )
 
 // Exit codes (issue 2): 0 ok, 1 usage or input error, 2 environment problem.
@@ -41,7 +43,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 }
 
 func exitCode(err error) int {
-	if errors.Is(err, browser.ErrEnvironment) {
+	if errors.Is(err, browser.ErrEnvironment) || errors.Is(err, vdesk.ErrEnvironment) ||
+		errors.Is(err, vdesk.ErrNoDesktop) || errors.Is(err, desktop.ErrEnvironment) {
 		return ExitEnv
 	}
 	return ExitInput
@@ -86,7 +89,8 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSnapshotCmd(stdout, stderr), newDoCmd(stdout, stderr), newDemoCmd(stdout, stderr), newMCPCmd(stdin, stdout, stderr))
+	root.AddCommand(newSnapshotCmd(stdout, stderr), newDoCmd(stdout, stderr), newDemoCmd(stdout, stderr), newMCPCmd(stdin, stdout, stderr),
+		newDesktopCmd(stdout, stderr))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})

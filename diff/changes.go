@@ -245,7 +245,15 @@ func (d *differ) focus() []string {
 	return nil
 }
 
-func isDialog(n *tree.Node) bool { return n.Role == "dialog" || n.Role == "alertdialog" }
+// isDialog reports whether n opening or closing is an outcome: a dialog on a
+// page; a dialog, window or application on the desktop.
+func isDialog(n *tree.Node) bool {
+	switch n.Role {
+	case "dialog", "alertdialog", "window", "application":
+		return true
+	}
+	return false
+}
 
 // short cites a node by role, name and ref only — a change line then says
 // what changed without repeating states and value. It is printed by

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what canopy and its tests need on Debian/Ubuntu: Chromium (the
-# browser canopy drives); for the tests also python3-doc (a real page the
+# browser canopy drives); with CANOPY_WITH_DESKTOP=1 the desktop's parts
+# (Xvfb, D-Bus, AT-SPI); for the tests all of that and GTK apps, and python3-doc (a real page the
 # tests read), Node.js and the official TypeScript MCP SDK (the MCP client
 # of the end-to-end tests), which goes to $CANOPY_NODE_DIR (default
 # ~/.cache/canopy-node), outside the repository.
@@ -19,6 +20,23 @@ if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ] && [ ! -d /usr/share/doc/python3-doc/ht
 fi
 if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ] && ! command -v node >/dev/null 2>&1; then
   need+=(nodejs npm)
+fi
+if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ] || [ "${CANOPY_WITH_DESKTOP:-0}" = 1 ]; then
+  # The desktop: a virtual X display, a session bus, the accessibility bus
+  # and the ATK bridge; the tests' GTK apps.
+  command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
+  command -v dbus-daemon >/dev/null 2>&1 || need+=(dbus)
+  [ -x /usr/libexec/at-spi-bus-launcher ] || need+=(at-spi2-core)
+  for pkg in libatk-bridge2.0-0 libgtk-4-1; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+  done
+fi
+if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ]; then
+  command -v zenity >/dev/null 2>&1 || need+=(zenity)
+  command -v mousepad >/dev/null 2>&1 || need+=(mousepad)
+  command -v gtk3-widget-factory >/dev/null 2>&1 || need+=(gtk-3-examples)
+  command -v gtk4-widget-factory >/dev/null 2>&1 || need+=(gtk-4-examples)
+  command -v xdpyinfo >/dev/null 2>&1 || need+=(x11-utils)
 fi
 if ! command -v go >/dev/null 2>&1; then
   echo "canopy: Go is missing: install Go 1.26 or later from https://go.dev/dl/" >&2

@@ -1,0 +1,190 @@
+// Package desktop is canopy's source for the Linux desktop: the AT-SPI2
+// accessibility tree of every application (package atspi), shown in the one
+// tree model, matched by the one selector grammar and diffed by the one
+// differ, like a browser page. The desktop root lists applications,
+// applications list their windows, windows hold their controls.
+//
+// A [Desktop] keeps one event listener for its whole life. The events
+// settle actions (wait until the app goes quiet), and they find windows the
+// desktop root does not list: Chromium's GTK 3 Save dialog hangs under a
+// second application object and is announced only by Window:Create.
+//
+// Actions use AT-SPI interfaces where the object offers them (Action,
+// EditableText, Value, Selection, Component.GrabFocus) and XTEST keyboard
+// and pointer input where it does not (package xinput): Chromium's web
+// inputs, for one, expose no EditableText.
+package desktop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/canopy-dev/canopy/atspi"
+	"github.com/canopy-dev/canopy/tree"
+	"github.com/canopy-dev/canopy/xinput"
+)
+
+// ErrEnvironment marks a problem of the machine rather than of the request:
+// no display, no session bus, no accessibility bus.
+var ErrEnvironment = errors.New("desktop environment problem")
+
+// Options tune a Desktop. Zero values take the defaults.
+type Options struct {
+	// Timeout caps every AT-SPI call (default 3 s).
+	Timeout time.Duration
+	// Logger receives debug messages; nil discards them.
+	Logger *slog.Logger
+	// Refs is the ref table to use; nil makes one. Share one with a browser
+	// source when both are in one tree.
+	Refs *tree.Refs
+}
+
+// Desktop is the AT-SPI source. One Desktop serves one session; it is safe
+// for concurrent use.
+type Desktop struct {
+	conn   *atspi.Conn
+	events *atspi.Listener
+	refs   *tree.Refs
+	log    *slog.Logger
+
+	mu sync.Mutex
+	// items maps a node's key to its object as last read, for acting.
+	items map[string]*atspi.Item
+	// windows are top-level windows announced by events (window:create,
+	// focus) that the desktop root may not list, by their app's bus name.
+	windows map[atspi.Ref]string
+	// launched are the processes open_app started, by pid.
+	launched map[int]*launched
+	x        *xinput.Display
+	stop     func()
+}
+
+// Open connects to the desktop's accessibility bus and starts listening.
+// It fails with an error wrapping ErrEnvironment when there is no display
+// or no session bus, saying how to get one.
+func Open(ctx context.Context, opt Options) (*Desktop, error) {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Refs == nil {
+		opt.Refs = tree.NewRefs()
+	}
+	if os.Getenv("DISPLAY") == "" {
+		return nil, fmt.Errorf("%w: no display: DISPLAY is not set (start a virtual desktop with `eval \"$(canopy desktop up)\"`)", ErrEnvironment)
+	}
+	conn, err := atspi.Connect(ctx, atspi.Options{Timeout: opt.Timeout, Logger: opt.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEnvironment, err)
+	}
+	// Listening first also makes ATK applications create their Cache.
+	ev, err := conn.Listen(ctx, nil)
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("%w: %w", ErrEnvironment, err)
+	}
+	d := &Desktop{conn: conn, events: ev, refs: opt.Refs, log: opt.Logger,
+		items: map[string]*atspi.Item{}, windows: map[atspi.Ref]string{}, launched: map[int]*launched{}}
+	ch, unsub := ev.Subscribe()
+	done := make(chan struct{})
+	go d.track(ch, done)
+	d.stop = func() { unsub(); close(done) }
+	return d, nil
+}
+
+// Close stops listening and disconnects. Applications started with open_app
+// keep running.
+func (d *Desktop) Close() error {
+	d.stop()
+	d.events.Close()
+	d.mu.Lock()
+	if d.x != nil {
+		d.x.Close()
+		d.x = nil
+	}
+	d.mu.Unlock()
+	return d.conn.Close()
+}
+
+// Conn is the AT-SPI connection, for tools (doctor, benchmarks).
+func (d *Desktop) Conn() *atspi.Conn { return d.conn }
+
+// track remembers windows that events announce, so a snapshot can show
+// windows that hang outside the desktop root.
+func (d *Desktop) track(ch <-chan atspi.Event, done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case e := <-ch:
+			switch {
+			case e.Type == "window:create" || e.Type == "window:activate":
+				d.mu.Lock()
+				d.windows[e.Source] = e.Source.Bus
+				d.mu.Unlock()
+			case e.Type == "window:destroy":
+				d.mu.Lock()
+				delete(d.windows, e.Source)
+				d.mu.Unlock()
+			case e.Type == "object:state-changed:focused" && e.Detail1 == 1:
+				d.noteFocus(e.Source)
+			}
+		}
+	}
+}
+
+// noteFocus finds the window of a focused object that no known window
+// holds (a dialog that opened while nothing listened) by walking up.
+func (d *Desktop) noteFocus(r atspi.Ref) {
+	d.mu.Lock()
+	_, known := d.items[r.String()]
+	d.mu.Unlock()
+	if known {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for i := 0; i < 64 && !r.IsNull(); i++ {
+		it, err := d.conn.ReadItem(ctx, r)
+		if err != nil {
+			return
+		}
+		if isWindowRole(it.Role) {
+			d.mu.Lock()
+			d.windows[r] = r.Bus
+			d.mu.Unlock()
+			return
+		}
+		r = it.Parent
+	}
+}
+
+// display returns the X input connection, opening it on first use.
+func (d *Desktop) display() (*xinput.Display, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.x != nil {
+		return d.x, nil
+	}
+	x, err := xinput.Open("")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEnvironment, err)
+	}
+	d.x = x
+	return x, nil
+}
+
+// item returns the object behind a node of the last snapshot.
+func (d *Desktop) item(n *tree.Node) (*atspi.Item, bool) {
+	if n == nil {
+		return nil, false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	it, ok := d.items[n.Key]
+	return it, ok
+}

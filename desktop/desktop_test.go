@@ -1,0 +1,165 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/atspi"
+	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/session"
+)
+
+// TestZenityEntry opens a zenity entry dialog through the session, checks
+// its tree, types a name, presses OK and reads what zenity printed.
+func TestZenityEntry(t *testing.T) {
+	d, s := open(t)
+	r := openApp(t, s, "zenity", "--entry", "--title=Add item", "--text=Item name:")
+	if !strings.Contains(r.Text, `opened application "zenity"`) || !strings.Contains(r.Text, `dialog "Add item"`) {
+		t.Fatalf("open_app reply does not show the new app and its dialog:\n%s", r.Text)
+	}
+	golden(t, "zenity-open", renumber(r.Text))
+	golden(t, "zenity-tree", renumber(scoped(t, d, "app:zenity")))
+
+	r = run(t, s, action.Action{Kind: action.Type, Target: `window:"Add item" >> role:textbox name:"Item name"`, Text: "milk"})
+	golden(t, "zenity-type", renumber(r.Text))
+	it := d.itemOf(t, `app:zenity >> role:textbox`)
+	if got, _ := d.conn.Text(context.Background(), it.Ref); got != "milk" {
+		t.Errorf("entry text read back = %q, want milk", got)
+	}
+	// zenity prints the entry's text on stdout when OK is pressed.
+	var l *launched
+	d.mu.Lock()
+	for _, x := range d.launched {
+		l = x
+	}
+	d.mu.Unlock()
+	r = run(t, s, action.Action{Kind: action.Click, Target: `app:zenity >> role:button name:OK`})
+	select {
+	case <-l.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("zenity did not exit after OK")
+	}
+	if got := strings.TrimSpace(l.out.buf.String()); !strings.Contains(got, "milk") {
+		t.Errorf("zenity printed %q, want milk", got)
+	}
+	if !strings.Contains(r.Text, `closed application "zenity"`) && !strings.Contains(r.Text, `closed dialog "Add item"`) {
+		t.Errorf("the click's diff does not say the dialog closed:\n%s", r.Text)
+	}
+}
+
+// itemOf resolves a selector on a fresh snapshot and returns its object.
+func (d *Desktop) itemOf(t *testing.T, sel string) *atspi.Item {
+	t.Helper()
+	snap, err := d.Snapshot(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := resolve(t, snap, sel)
+	it, ok := d.item(n)
+	if !ok {
+		t.Fatalf("%s: no object", sel)
+	}
+	return it
+}
+
+// TestWidgetFactory reads gtk3-widget-factory's first page and acts on its
+// controls, reading each state back over AT-SPI.
+func TestWidgetFactory(t *testing.T) {
+	d, s := open(t)
+	openApp(t, s, "gtk3-widget-factory")
+	golden(t, "widget-factory", renumber(scoped(t, d, "app:gtk3-widget-factory")))
+	ctx := context.Background()
+
+	// The enabled, unchecked check box.
+	box := `app:gtk3-widget-factory >> role:checkbox !state:disabled !state:checked !state:mixed`
+	r := run(t, s, action.Action{Kind: action.Check, Target: box + " nth:1"})
+	if !strings.Contains(r.Text, "~ checkbox \"checkbutton\"") || !strings.Contains(r.Text, "checked") {
+		t.Errorf("check diff:\n%s", r.Text)
+	}
+	golden(t, "wf-check", renumber(r.Text))
+	checkedNow := d.itemOf(t, `app:gtk3-widget-factory >> role:checkbox !state:disabled state:checked nth:1`)
+	if st, _ := d.conn.States(ctx, checkedNow.Ref); !st.Has(atspi.StateChecked) {
+		t.Error("the box is not checked when read back")
+	}
+	// Checking a checked box is a no-op.
+	target := "app:gtk3-widget-factory >> role:checkbox !state:disabled state:checked nth:1"
+	if r := run(t, s, action.Action{Kind: action.Check, Target: target}); r.Text != "no change\n" {
+		t.Errorf("check on a checked box = %q, want no change", r.Text)
+	}
+
+	// Type into the plain entry, replacing its text.
+	entry := `app:gtk3-widget-factory >> role:textbox value:entry !state:disabled`
+	r = run(t, s, action.Action{Kind: action.Type, Target: entry, Text: "hello", Clear: true})
+	if !strings.Contains(r.Text, `value "entry" → "hello"`) {
+		t.Errorf("type diff:\n%s", r.Text)
+	}
+	it := d.itemOf(t, `app:gtk3-widget-factory >> role:textbox value:hello`)
+	if got, _ := d.conn.Text(ctx, it.Ref); got != "hello" {
+		t.Errorf("entry read back %q", got)
+	}
+
+	// A slider through the Value interface.
+	slider := `app:gtk3-widget-factory >> role:slider !state:disabled value:50 nth:1`
+	r = run(t, s, action.Action{Kind: action.SetValue, Target: slider, Text: "75"})
+	if !strings.Contains(r.Text, `"50" → "75"`) {
+		t.Errorf("set_value diff:\n%s", r.Text)
+	}
+	if _, err := s.Run(ctx, action.Action{Kind: action.SetValue, Target: `app:gtk3-widget-factory >> role:slider !state:disabled value:75 nth:1`, Text: "1000"}); err == nil || !strings.Contains(err.Error(), "outside its range") {
+		t.Errorf("set_value out of range: err = %v", err)
+	}
+
+	// A toggle button through its action; the diff says pressed.
+	r = run(t, s, action.Action{Kind: action.Click, Target: `app:gtk3-widget-factory >> role:togglebutton name:togglebutton !state:disabled !state:pressed`})
+	if !strings.Contains(r.Text, "pressed") {
+		t.Errorf("toggle diff:\n%s", r.Text)
+	}
+
+	// Keys through XTEST into the focused entry.
+	r = run(t, s, action.Action{Kind: action.Press, Target: `app:gtk3-widget-factory >> role:textbox value:hello`, Keys: "End ! Tab"})
+	_ = r
+}
+
+// TestBadInput: missing programs, apps that die, objects that vanish.
+func TestBadInput(t *testing.T) {
+	d, s := open(t)
+	ctx := context.Background()
+	if _, err := s.Run(ctx, action.Action{Kind: action.OpenApp, Command: "no-such-program-xyz"}); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("open_app of a missing program: %v", err)
+	}
+	if _, err := s.Run(ctx, action.Action{Kind: action.OpenApp, Command: "false"}); err == nil || !strings.Contains(err.Error(), "exited before showing a window") {
+		t.Errorf("open_app of a program that fails: %v", err)
+	}
+	if _, err := s.Run(ctx, action.Action{Kind: action.Navigate, URL: "http://127.0.0.1/"}); err == nil || !strings.Contains(err.Error(), "web pages") {
+		t.Errorf("navigate on the desktop: %v", err)
+	}
+	// A dialog that closes between resolving and acting.
+	openApp(t, s, "zenity", "--info", "--title=Gone soon", "--text=bye")
+	snap, err := d.Snapshot(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := resolve(t, snap, `window:"Gone soon" >> role:button name:OK`)
+	if err := exec.Command("pkill", "-f", "Gone soon").Run(); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := policy.New(action.Act).Permit(ctx, action.Action{Kind: action.Click}, "")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err = d.Do(ctx, p, action.Action{Kind: action.Click}, ok, nil)
+		if err != nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if !errors.Is(err, session.ErrStale) {
+		t.Errorf("click on a closed dialog's button: %v, want ErrStale", err)
+	}
+	// The session is still usable.
+	if _, err := s.Run(ctx, action.Action{Kind: action.Snapshot}); err != nil {
+		t.Errorf("snapshot after errors: %v", err)
+	}
+}

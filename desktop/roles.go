@@ -1,0 +1,176 @@
+package desktop
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/canopy-dev/canopy/atspi"
+	"github.com/canopy-dev/canopy/selector"
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// roleOf maps an object's numeric AT-SPI role to a canonical role.
+func roleOf(it *atspi.Item) string {
+	switch it.Role {
+	case atspi.RoleFileChooser:
+		// A file chooser is a dialog when it is a top-level window, a
+		// group (the chooser widget) inside one.
+		if it.Parent.Path == "/org/a11y/atspi/accessible/root" || it.Parent.IsNull() {
+			return "dialog"
+		}
+		return "group"
+	case atspi.RolePasswordText, atspi.RoleEntry, atspi.RoleText:
+		return "textbox"
+	}
+	if r, ok := selector.ATSPIRole(it.Role.String()); ok {
+		return r
+	}
+	return tree.RoleGeneric
+}
+
+// isWindowRole reports whether an AT-SPI role is a top-level window.
+func isWindowRole(r atspi.Role) bool {
+	switch r {
+	case atspi.RoleFrame, atspi.RoleWindow, atspi.RoleDialog, atspi.RoleFileChooser, atspi.RoleAlert:
+		return true
+	}
+	return false
+}
+
+// statesOf maps AT-SPI states to canopy's printed states.
+func statesOf(it *atspi.Item) tree.State {
+	s := it.States
+	var out tree.State
+	role := roleOf(it)
+	if s.Has(atspi.StateFocused) {
+		out |= tree.Focused
+	}
+	if tree.IsActionRole(role) && !s.Has(atspi.StateEnabled) && !s.Has(atspi.StateSensitive) {
+		out |= tree.Disabled
+	}
+	switch it.Role {
+	case atspi.RoleToggleButton:
+		if s.Has(atspi.StateChecked) || s.Has(atspi.StatePressed) {
+			out |= tree.Pressed
+		}
+	default:
+		if s.Has(atspi.StateChecked) {
+			out |= tree.Checked
+		} else if s.Has(atspi.StatePressed) {
+			out |= tree.Pressed
+		}
+	}
+	if s.Has(atspi.StateIndeterminate) && (role == "checkbox" || role == "menuitemcheckbox") {
+		out |= tree.Mixed
+	}
+	if s.Has(atspi.StateSelected) && selectable(role) {
+		out |= tree.Selected
+	}
+	if s.Has(atspi.StateExpanded) {
+		out |= tree.Expanded
+	} else if s.Has(atspi.StateCollapsed) || s.Has(atspi.StateExpandable) && expandable(role) {
+		out |= tree.Collapsed
+	}
+	if s.Has(atspi.StateRequired) {
+		out |= tree.Required
+	}
+	if role == "textbox" && (s.Has(atspi.StateReadOnly) || !s.Has(atspi.StateEditable)) {
+		out |= tree.Readonly
+	}
+	if s.Has(atspi.StateInvalidEntry) {
+		out |= tree.Invalid
+	}
+	if s.Has(atspi.StateBusy) {
+		out |= tree.Busy
+	}
+	if s.Has(atspi.StateModal) {
+		out |= tree.Modal
+	}
+	if it.Role == atspi.RolePasswordText {
+		out |= tree.Protected
+	}
+	if role == "textbox" && s.Has(atspi.StateMultiLine) {
+		out |= tree.Multiline
+	}
+	return out
+}
+
+// selectable roles print "selected"; on others (a focused button) GTK's
+// selected state means nothing to an agent.
+func selectable(role string) bool {
+	switch role {
+	case "tab", "option", "row", "listitem", "treeitem", "cell", "gridcell", "menuitem", "radio":
+		return true
+	}
+	return false
+}
+
+// expandable roles print "collapsed" when they could expand.
+func expandable(role string) bool {
+	switch role {
+	case "treeitem", "row", "menuitem", "menubutton", "combobox":
+		return true
+	}
+	return false
+}
+
+// wantsText says whether a snapshot shows the object's text as its value.
+func wantsText(it *atspi.Item) bool {
+	switch it.Role {
+	case atspi.RoleText, atspi.RoleEntry, atspi.RoleSpinButton:
+		return true
+	}
+	return false
+}
+
+// wantsValue says whether a snapshot shows the object's Value.
+func wantsValue(it *atspi.Item) bool {
+	switch roleOf(it) {
+	case "slider", "progressbar", "meter", "spinbutton":
+		return true
+	}
+	return false
+}
+
+// formatValue prints a number without trailing zeros.
+func formatValue(v float64) string {
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// cleanName normalises a name as the grammar matches it: spaces trimmed and
+// collapsed, GTK mnemonic underscores at the start of a word stripped
+// ("_Save" → "Save", "__" → "_"; "my_file" keeps its), and GTK 4.8's
+// doubled names ("_Save Save") said once.
+func cleanName(s string) string {
+	s = tree.CollapseSpace(s)
+	if !strings.Contains(s, "_") {
+		return s
+	}
+	var b strings.Builder
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		if rs[i] == '_' && i+1 < len(rs) {
+			if rs[i+1] == '_' {
+				b.WriteRune('_')
+				i++
+				continue
+			}
+			if (i == 0 || rs[i-1] == ' ') && isLetter(rs[i+1]) {
+				continue // a mnemonic marker
+			}
+		}
+		b.WriteRune(rs[i])
+	}
+	out := b.String()
+	if w := strings.Fields(out); len(w)%2 == 0 && len(w) > 0 {
+		half := len(w) / 2
+		if strings.Join(w[:half], " ") == strings.Join(w[half:], " ") && strings.Contains(s, "_") {
+			return strings.Join(w[:half], " ")
+		}
+	}
+	return out
+}
+
+func isLetter(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127
+}

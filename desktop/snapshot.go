@@ -1,0 +1,269 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/canopy-dev/canopy/atspi"
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// app is one application as read for a snapshot.
+type app struct {
+	root  atspi.Ref
+	tree  *atspi.Tree
+	extra []*atspi.Tree // windows found by events outside the root
+	// showing says the app sets the showing state (GTK 4.8 never does:
+	// visible stands in for it).
+	showing bool
+	err     error
+}
+
+// Snapshot reads every application's windows and controls as one tree:
+// desktop → applications → windows → controls. Hidden objects are left
+// out. full is accepted for the Source interface; a desktop is always read
+// whole.
+func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, error) {
+	apps, err := d.readApps(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root := &tree.Node{Role: "desktop", Name: os.Getenv("DISPLAY")}
+	items := map[string]*atspi.Item{}
+	for _, a := range apps {
+		if a.err != nil {
+			d.log.Debug("desktop: app not readable", "app", a.root, "err", a.err)
+			continue
+		}
+		if n := d.appNode(a, items); n != nil {
+			root.Children = append(root.Children, n)
+		}
+	}
+	tree.Clean(root)
+	d.refs.Assign(root)
+	d.mu.Lock()
+	d.items = items
+	d.mu.Unlock()
+	return &tree.Snapshot{Header: tree.Header{Kind: "desktop", Title: os.Getenv("DISPLAY")}, Root: root}, nil
+}
+
+// readApps reads every registered application, and the windows events
+// announced that no application root lists, all at once.
+func (d *Desktop) readApps(ctx context.Context) ([]*app, error) {
+	refs, err := d.conn.Apps(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listing the desktop's applications: %w", err)
+	}
+	apps := make([]*app, len(refs))
+	var wg sync.WaitGroup
+	for i, r := range refs {
+		apps[i] = &app{root: r}
+		wg.Add(1)
+		go func(a *app) {
+			defer wg.Done()
+			a.tree, a.err = d.conn.ReadApp(ctx, a.root, atspi.ReadOptions{Descend: maybeShown})
+		}(apps[i])
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d.addStrayWindows(ctx, apps)
+	for _, a := range apps {
+		if a.tree != nil {
+			a.showing = usesShowing(a.tree)
+		}
+	}
+	return apps, nil
+}
+
+// addStrayWindows reads the windows that events announced but no
+// application's tree holds, and files each under the application on the
+// same connection.
+func (d *Desktop) addStrayWindows(ctx context.Context, apps []*app) {
+	d.mu.Lock()
+	var wins []atspi.Ref
+	for w := range d.windows {
+		wins = append(wins, w)
+	}
+	d.mu.Unlock()
+	for _, w := range wins {
+		var owner *app
+		held := false
+		for _, a := range apps {
+			if a.tree == nil {
+				continue
+			}
+			if a.tree.Items[w] != nil {
+				held = true
+				break
+			}
+			if a.root.Bus == w.Bus {
+				owner = a
+			}
+		}
+		if held || owner == nil {
+			continue
+		}
+		t, err := d.conn.ReadApp(ctx, w, atspi.ReadOptions{Descend: maybeShown})
+		if err != nil {
+			if errors.Is(err, atspi.ErrDefunct) {
+				d.mu.Lock()
+				delete(d.windows, w)
+				d.mu.Unlock()
+			}
+			continue
+		}
+		if it := t.Items[w]; it != nil && it.States.Has(atspi.StateDefunct) {
+			continue
+		}
+		owner.extra = append(owner.extra, t)
+	}
+}
+
+// maybeShown says whether a walk should read an object's children: not
+// under objects that are neither showing nor visible.
+func maybeShown(it *atspi.Item) bool {
+	return it.States.Has(atspi.StateShowing) || it.States.Has(atspi.StateVisible) || it.Role == atspi.RoleApplication
+}
+
+// usesShowing reports whether any object of the tree is showing.
+func usesShowing(t *atspi.Tree) bool {
+	for _, it := range t.Items {
+		if it.States.Has(atspi.StateShowing) {
+			return true
+		}
+	}
+	return false
+}
+
+// shown says whether an object is on screen: showing, or visible in an app
+// that never says showing.
+func (a *app) shown(it *atspi.Item) bool {
+	if it.States.Has(atspi.StateDefunct) {
+		return false
+	}
+	if a.showing {
+		return it.States.Has(atspi.StateShowing)
+	}
+	return it.States.Has(atspi.StateVisible)
+}
+
+// appNode builds an application's node and its windows' subtrees, and
+// records every object that made it into the tree in items.
+func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
+	rootItem := a.tree.Items[a.root]
+	if rootItem == nil {
+		return nil
+	}
+	// Pick the objects on screen first, so boxes and values are read only
+	// for them, all at once.
+	var keep []*atspi.Item
+	var pick func(t *atspi.Tree, r atspi.Ref)
+	pick = func(t *atspi.Tree, r atspi.Ref) {
+		it := t.Items[r]
+		if it == nil || !a.shown(it) {
+			return
+		}
+		keep = append(keep, it)
+		for _, k := range it.Children {
+			pick(t, k)
+		}
+	}
+	for _, w := range rootItem.Children {
+		pick(a.tree, w)
+	}
+	for _, t := range a.extra {
+		pick(t, t.Root)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d.conn.Timeout())
+	defer cancel()
+	_ = d.conn.Fill(ctx, keep, atspi.FillOptions{Extents: true, Text: wantsText, Value: wantsValue})
+
+	appN := &tree.Node{Role: "application", Name: cleanName(rootItem.Name), Key: a.root.String()}
+	items[appN.Key] = rootItem
+	var build func(t *atspi.Tree, r atspi.Ref) *tree.Node
+	build = func(t *atspi.Tree, r atspi.Ref) *tree.Node {
+		it := t.Items[r]
+		if it == nil || !a.shown(it) {
+			return nil
+		}
+		n := node(it)
+		items[n.Key] = it
+		for _, k := range it.Children {
+			if c := build(t, k); c != nil {
+				n.Children = append(n.Children, c)
+			}
+		}
+		n.Children = labelControls(n.Children)
+		return n
+	}
+	for _, w := range rootItem.Children {
+		if n := build(a.tree, w); n != nil {
+			appN.Children = append(appN.Children, n)
+		}
+	}
+	for _, t := range a.extra {
+		if n := build(t, t.Root); n != nil {
+			appN.Children = append(appN.Children, n)
+		}
+	}
+	return appN
+}
+
+// node turns one object into a tree node.
+func node(it *atspi.Item) *tree.Node {
+	n := &tree.Node{
+		Role:   roleOf(it),
+		Name:   cleanName(it.Name),
+		States: statesOf(it),
+		Key:    it.Ref.String(),
+	}
+	if it.HasExtents && it.Extents.X != math.MinInt32 && it.Extents.W > 0 && it.Extents.H > 0 {
+		n.Bounds = &tree.Rect{X: float64(it.Extents.X), Y: float64(it.Extents.Y), W: float64(it.Extents.W), H: float64(it.Extents.H)}
+	}
+	switch {
+	case n.States.Has(tree.Protected):
+	case wantsText(it):
+		n.Value = it.Text
+	case it.HasValue:
+		n.Value = formatValue(it.Value)
+	}
+	if n.Role == tree.RoleText && n.Name != "" {
+		// Labels are separate widgets, but Clean merges neighbouring text
+		// the way a page's inline runs merge: a trailing space keeps two
+		// labels two words.
+		n.Name += " "
+	}
+	return n
+}
+
+// labelControls names an unnamed text box, combo box, spin button or
+// slider after the label just before it ("Item name:" → textbox "Item
+// name"), as GTK dialogs lay them out without a label relation, and drops
+// that label.
+func labelControls(kids []*tree.Node) []*tree.Node {
+	out := kids[:0]
+	for i, c := range kids {
+		if i > 0 && c.Name == "" && len(out) > 0 {
+			prev := out[len(out)-1]
+			switch c.Role {
+			case "textbox", "combobox", "spinbutton", "slider":
+				if prev.Role == tree.RoleText && prev.Key != "" {
+					if name := strings.TrimSuffix(tree.CollapseSpace(prev.Name), ":"); name != "" {
+						c.Name = name
+						out[len(out)-1] = c
+						continue
+					}
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}

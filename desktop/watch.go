@@ -1,0 +1,61 @@
+package desktop
+
+import (
+	"context"
+	"sync"
+
+	"github.com/canopy-dev/canopy/atspi"
+	"github.com/canopy-dev/canopy/session"
+	"github.com/canopy-dev/canopy/settle"
+)
+
+// watch turns the listener's events into settle events while one action
+// runs: every event is activity; busy states bracket work in flight.
+type watch struct {
+	events chan settle.Event
+	unsub  func()
+	done   chan struct{}
+	once   sync.Once
+}
+
+// Watch starts collecting the desktop's events for one action.
+func (d *Desktop) Watch(ctx context.Context) (session.Watcher, error) {
+	ch, unsub := d.events.Subscribe()
+	w := &watch{events: make(chan settle.Event, 4096), unsub: unsub, done: make(chan struct{})}
+	go w.loop(ch)
+	return w, nil
+}
+
+func (w *watch) loop(ch <-chan atspi.Event) {
+	for {
+		select {
+		case <-w.done:
+			return
+		case e := <-ch:
+			ev := settle.Event{Kind: settle.Mutation}
+			if e.Type == "object:state-changed:busy" {
+				ev = settle.Event{Kind: settle.Idle, Key: e.Source.String()}
+				if e.Detail1 == 1 {
+					ev.Kind = settle.Busy
+				}
+			}
+			select {
+			case w.events <- ev:
+			default:
+			}
+		}
+	}
+}
+
+// Events feeds the settler.
+func (w *watch) Events() <-chan settle.Event { return w.events }
+
+// Stop ends the watch. The desktop reports no outcome lines of its own: the
+// diff names windows and dialogs that opened or closed.
+func (w *watch) Stop() ([]string, bool) {
+	w.once.Do(func() {
+		w.unsub()
+		close(w.done)
+	})
+	return nil, false
+}
