@@ -36,6 +36,9 @@ type Item struct {
 	Text     string
 	Value    float64
 	HasValue bool
+	// LabelledBy are the objects that label this one (the labelled-by
+	// relation), as read by [Conn.Fill].
+	LabelledBy []Ref
 }
 
 // Has reports whether the object offers the interface, given by its short
@@ -312,7 +315,12 @@ type FillOptions struct {
 	Extents bool // Component.GetExtents in screen coordinates
 	Text    func(*Item) bool
 	Value   func(*Item) bool
+	// Labels reads the labelled-by relation of the items it accepts.
+	Labels func(*Item) bool
 }
+
+// relationLabelledBy is ATSPI_RELATION_LABELLED_BY.
+const relationLabelledBy = 2
 
 // Fill reads boxes, text and values of items, every call in flight at once.
 // Items that do not answer keep their zero values.
@@ -320,8 +328,8 @@ func (c *Conn) Fill(ctx context.Context, items []*Item, opt FillOptions) error {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	type pending struct {
-		it                  *Item
-		extents, text, vals *dbus.Call
+		it                          *Item
+		extents, text, vals, labels *dbus.Call
 	}
 	var ps []pending
 	for _, it := range items {
@@ -330,11 +338,14 @@ func (c *Conn) Fill(ctx context.Context, items []*Item, opt FillOptions) error {
 		if opt.Extents && it.Has(ifComponent) {
 			p.extents = o.GoWithContext(ctx, ifComponent+".GetExtents", 0, nil, uint32(0))
 		}
-		if opt.Text != nil && it.Has(ifText) && opt.Text(it) {
+		if opt.Text != nil && (it.Has(ifText) || it.Has(ifEditableText)) && opt.Text(it) {
 			p.text = o.GoWithContext(ctx, ifText+".GetText", 0, nil, int32(0), int32(-1))
 		}
 		if opt.Value != nil && it.Has(ifValue) && opt.Value(it) {
 			p.vals = o.GoWithContext(ctx, ifProperties+".Get", 0, nil, ifValue, "CurrentValue")
+		}
+		if opt.Labels != nil && opt.Labels(it) {
+			p.labels = o.GoWithContext(ctx, ifAccessible+".GetRelationSet", 0, nil)
 		}
 		ps = append(ps, p)
 	}
@@ -349,6 +360,20 @@ func (c *Conn) Fill(ctx context.Context, items []*Item, opt FillOptions) error {
 		if p.text != nil {
 			<-p.text.Done
 			_ = p.text.Store(&p.it.Text)
+		}
+		if p.labels != nil {
+			<-p.labels.Done
+			var rels []struct {
+				Type    uint32
+				Targets []Ref
+			}
+			if p.labels.Store(&rels) == nil {
+				for _, r := range rels {
+					if r.Type == relationLabelledBy {
+						p.it.LabelledBy = append(p.it.LabelledBy, r.Targets...)
+					}
+				}
+			}
 		}
 		if p.vals != nil {
 			<-p.vals.Done

@@ -17,11 +17,13 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -65,6 +67,18 @@ type Options struct {
 	// DownloadDir receives downloads; empty means a temporary folder that
 	// Close removes.
 	DownloadDir string
+	// AskDownloads makes a launched browser show its own Save dialog for
+	// every download (profile preference download.prompt_for_download), for
+	// an agent to drive on the desktop; DownloadDir is the dialog's starting
+	// folder.
+	AskDownloads bool
+	// Env adds variables to a launched browser's environment
+	// (ACCESSIBILITY_ENABLED=1 makes Chromium join AT-SPI).
+	Env []string
+	// Refs is a ref table shared with another source (the desktop) in one
+	// tree; nil makes the browser its own. A shared table is never reset on
+	// a new document, since other sources' refs live in it too.
+	Refs *tree.Refs
 }
 
 // Browser is one connection to Chromium and the current tab. Its refs stay
@@ -78,8 +92,9 @@ type Browser struct {
 	browserCtx  context.Context // chromedp context of the first tab
 	cancelTab   context.CancelFunc
 
-	refs   *tree.Refs
-	docKey string // key of the document the refs are for (under mu)
+	refs       *tree.Refs
+	sharedRefs bool   // refs belong to a larger tree: never reset
+	docKey     string // key of the document the refs are for (under mu)
 
 	mu     sync.Mutex
 	frames map[target.ID]*frameSession // attached out-of-process frames
@@ -92,6 +107,8 @@ type Browser struct {
 
 	downloadDir    string
 	ownDownloadDir bool     // canopy made downloadDir and removes it
+	askDownloads   bool     // the browser shows its Save dialog
+	profileDir     string   // a launched browser's profile, removed by Close
 	downloadNames  sync.Map // download GUID → suggested file name
 }
 
@@ -102,7 +119,11 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	b := &Browser{log: log, refs: tree.NewRefs(), frames: map[target.ID]*frameSession{}, downloadDir: opt.DownloadDir}
+	b := &Browser{log: log, refs: opt.Refs, sharedRefs: opt.Refs != nil, frames: map[target.ID]*frameSession{},
+		downloadDir: opt.DownloadDir, askDownloads: opt.AskDownloads && opt.CDP == ""}
+	if b.refs == nil {
+		b.refs = tree.NewRefs()
+	}
 	var err error
 	if opt.CDP != "" {
 		err = b.attach(ctx, opt.CDP)
@@ -183,7 +204,18 @@ func (b *Browser) launch(ctx context.Context, opt Options) error {
 		flags = append(flags, chromedp.NoSandbox)
 	}
 	if opt.Headful {
-		flags = append(flags, chromedp.Flag("headless", false), chromedp.VisibleWindow)
+		flags = append(flags, chromedp.Flag("headless", false), chromedp.VisibleWindow,
+			chromedp.Flag("window-position", "0,0"))
+	}
+	if len(opt.Env) > 0 {
+		flags = append(flags, chromedp.Env(opt.Env...))
+	}
+	if b.askDownloads {
+		dir, err := b.profile()
+		if err != nil {
+			return err
+		}
+		flags = append(flags, chromedp.UserDataDir(dir))
 	}
 	for _, a := range opt.Args {
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
@@ -285,8 +317,57 @@ func (b *Browser) Close() error {
 		_ = os.RemoveAll(b.downloadDir)
 		b.ownDownloadDir = false
 	}
+	if b.profileDir != "" {
+		_ = os.RemoveAll(b.profileDir)
+		b.profileDir = ""
+	}
 	return nil
 }
+
+// profile makes a fresh profile whose preferences make downloads ask where
+// to save (the browser's own Save dialog), starting in the downloads
+// folder. Chromium reads Default/Preferences written before its first
+// start.
+func (b *Browser) profile() (string, error) {
+	if err := b.ensureDownloadDir(); err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "canopy-profile-")
+	if err != nil {
+		return "", fmt.Errorf("make a browser profile: %w", err)
+	}
+	b.profileDir = dir
+	prefs := map[string]any{
+		"download": map[string]any{"prompt_for_download": true, "default_directory": b.downloadDir, "directory_upgrade": true},
+		"savefile": map[string]any{"default_directory": b.downloadDir},
+	}
+	data, _ := json.Marshal(prefs)
+	if err := os.MkdirAll(filepath.Join(dir, "Default"), 0o700); err != nil {
+		return "", fmt.Errorf("make a browser profile: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Default", "Preferences"), data, 0o600); err != nil {
+		return "", fmt.Errorf("make a browser profile: %w", err)
+	}
+	return dir, nil
+}
+
+// ensureDownloadDir makes the session's downloads folder when none was
+// given.
+func (b *Browser) ensureDownloadDir() error {
+	if b.downloadDir != "" {
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "canopy-downloads-")
+	if err != nil {
+		return fmt.Errorf("make the downloads folder: %w", err)
+	}
+	b.downloadDir, b.ownDownloadDir = dir, true
+	return nil
+}
+
+// DownloadDir is the folder downloads go to (or where the Save dialog
+// starts, with AskDownloads).
+func (b *Browser) DownloadDir() string { return b.downloadDir }
 
 // FindExec returns the browser binary to launch: explicit when given, else
 // $CANOPY_CHROMIUM, else the first of chromium, chromium-browser,

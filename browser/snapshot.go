@@ -292,7 +292,7 @@ func (b *Browser) newDocument(key string) {
 	if key == "" || key == b.docKey {
 		return
 	}
-	if b.docKey != "" {
+	if b.docKey != "" && !b.sharedRefs {
 		b.refs.Reset()
 	}
 	b.docKey = key

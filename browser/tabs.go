@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
@@ -46,17 +45,18 @@ func (b *Browser) startTabs(ctx context.Context) error {
 	if err := chromedp.ListenBrowser(b.browserCtx, b.onBrowserEvent); err != nil {
 		return fmt.Errorf("listen to the browser: %w", err)
 	}
-	if b.downloadDir == "" {
-		dir, err := os.MkdirTemp("", "canopy-downloads-")
-		if err != nil {
-			return fmt.Errorf("make the downloads folder: %w", err)
-		}
-		b.downloadDir, b.ownDownloadDir = dir, true
+	if err := b.ensureDownloadDir(); err != nil {
+		return err
 	}
 	c := chromedp.FromContext(b.browserCtx)
-	_, err = cdp.Call(ctx, c.Browser, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+	params := cdpbrowser.SetDownloadBehaviorParams{
 		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: b.downloadDir, EventsEnabled: new(true),
-	})
+	}
+	if b.askDownloads {
+		// The profile's preferences decide (they ask); events still come.
+		params = cdpbrowser.SetDownloadBehaviorParams{Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDefault, EventsEnabled: new(true)}
+	}
+	_, err = cdp.Call(ctx, c.Browser, cdpbrowser.SetDownloadBehavior, params)
 	if err != nil {
 		b.log.Debug("download behavior", "err", err)
 	}

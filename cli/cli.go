@@ -14,6 +14,7 @@ import (
 
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/desktop"
+	"github.com/canopy-dev/canopy/doctor"
 	"github.com/canopy-dev/canopy/vdesk"
 )
 
@@ -44,7 +45,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 
 func exitCode(err error) int {
 	if errors.Is(err, browser.ErrEnvironment) || errors.Is(err, vdesk.ErrEnvironment) ||
-		errors.Is(err, vdesk.ErrNoDesktop) || errors.Is(err, desktop.ErrEnvironment) {
+		errors.Is(err, vdesk.ErrNoDesktop) || errors.Is(err, desktop.ErrEnvironment) ||
+		errors.Is(err, doctor.ErrProblems) {
 		return ExitEnv
 	}
 	return ExitInput
@@ -52,11 +54,12 @@ func exitCode(err error) int {
 
 // browserFlags are the flags every command that drives a browser takes.
 type browserFlags struct {
-	chromium string
-	cdp      string
-	headful  bool
-	args     []string
-	verbose  bool
+	chromium  string
+	cdp       string
+	headful   bool
+	args      []string
+	verbose   bool
+	downloads string
 }
 
 func (f *browserFlags) register(cmd *cobra.Command) {
@@ -66,6 +69,7 @@ func (f *browserFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.headful, "headful", false, "show the browser window (needs a display)")
 	fl.StringArrayVar(&f.args, "browser-arg", nil, "extra browser flag, repeatable (e.g. --browser-arg=--lang=de)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log CDP details to stderr")
+	fl.StringVar(&f.downloads, "downloads", "", `downloads folder, or "ask" for the browser's own Save dialog (default: a session folder)`)
 }
 
 func (f *browserFlags) options(stderr io.Writer) browser.Options {
@@ -73,13 +77,19 @@ func (f *browserFlags) options(stderr io.Writer) browser.Options {
 	if f.verbose {
 		level = slog.LevelDebug
 	}
-	return browser.Options{
+	o := browser.Options{
 		Exec:    f.chromium,
 		CDP:     f.cdp,
 		Headful: f.headful,
 		Args:    f.args,
 		Logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	}
+	if f.downloads == "ask" {
+		o.AskDownloads = true
+	} else {
+		o.DownloadDir = f.downloads
+	}
+	return o
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -90,7 +100,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newSnapshotCmd(stdout, stderr), newDoCmd(stdout, stderr), newDemoCmd(stdout, stderr), newMCPCmd(stdin, stdout, stderr),
-		newDesktopCmd(stdout, stderr))
+		newDesktopCmd(stdout, stderr), newDoctorCmd(stdout, stderr))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})

@@ -15,9 +15,10 @@ import (
 
 type mcpFlags struct {
 	browserFlags
-	http  string
-	token string
-	allow string
+	http    string
+	token   string
+	allow   string
+	desktop bool
 }
 
 func newMCPCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -34,10 +35,16 @@ request needs "Authorization: Bearer TOKEN" (--token, $CANOPY_TOKEN, or a
 token generated and printed to stderr at start).
 
 A headless Chromium starts on the first tool call that needs it; with
---cdp the server attaches to a running browser instead.`,
+--cdp the server attaches to a running browser instead.
+
+With --desktop the tools also reach the Linux desktop over AT-SPI: apps,
+windows, native dialogs (open_app and activate are added), and Chromium
+runs headful on the desktop with its page grafted into its window, so a
+download's Save dialog is one more window (--downloads ask).`,
 		Example: `  claude mcp add canopy -- canopy mcp
   canopy mcp --http 8931            # http://127.0.0.1:8931/mcp
-  canopy mcp --cdp http://127.0.0.1:9222 --allow act`,
+  canopy mcp --cdp http://127.0.0.1:9222 --allow act
+  canopy mcp --desktop --downloads ask`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runMCP(cmd.Context(), f, stdin, stdout, stderr)
@@ -47,6 +54,7 @@ A headless Chromium starts on the first tool call that needs it; with
 	fl := cmd.Flags()
 	fl.StringVar(&f.http, "http", "", "serve streamable HTTP on this address (PORT or HOST:PORT) instead of stdio")
 	fl.StringVar(&f.token, "token", "", "bearer token for --http (default: $CANOPY_TOKEN, else generated)")
+	fl.BoolVar(&f.desktop, "desktop", false, "serve the desktop too (AT-SPI), with the browser headful on it; starts a virtual desktop when there is no DISPLAY")
 	fl.StringVar(&f.allow, "allow", "", "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)")
 	return cmd
 }
@@ -60,7 +68,14 @@ func runMCP(ctx context.Context, f mcpFlags, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	bopt := f.options(stderr)
-	srv, err := mcp.New(mcp.Options{Browser: bopt, Allow: tier, Version: version, Logger: bopt.Logger})
+	if f.desktop {
+		down, err := ensureDisplay(ctx, stderr, bopt.Logger)
+		if err != nil {
+			return err
+		}
+		defer down()
+	}
+	srv, err := mcp.New(mcp.Options{Browser: bopt, Allow: tier, Version: version, Logger: bopt.Logger, Desktop: f.desktop})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/atspi"
@@ -102,7 +103,14 @@ func (d *Desktop) defaultAction(ctx context.Context, it *atspi.Item) (int, bool)
 func (d *Desktop) pointer(ctx context.Context, it *atspi.Item, n *tree.Node, a action.Action) error {
 	if a.Kind == action.Click && (a.Button == "" || a.Button == "left") && a.Count <= 1 {
 		if i, ok := d.defaultAction(ctx, it); ok {
-			return d.conn.DoAction(ctx, it.Ref, i)
+			win := d.modalOf(it)
+			if err := d.conn.DoAction(ctx, it.Ref, i); err != nil {
+				return err
+			}
+			if win != nil && it.Role == atspi.RolePushButton {
+				d.awaitClose(ctx, win)
+			}
+			return nil
 		}
 	}
 	x, y, err := d.centre(ctx, it, n)
@@ -131,6 +139,65 @@ func (d *Desktop) pointer(ctx context.Context, it *atspi.Item, n *tree.Node, a a
 		count = 2
 	}
 	return disp.Click(ctx, x, y, button, count)
+}
+
+// modalOf returns the modal dialog that holds the object, if any.
+func (d *Desktop) modalOf(it *atspi.Item) *atspi.Item {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i := 0; i < 64 && it != nil; i++ {
+		if isWindowRole(it.Role) {
+			if it.States.Has(atspi.StateModal) {
+				return it
+			}
+			return nil
+		}
+		it = d.items[it.Parent.String()]
+	}
+	return nil
+}
+
+// awaitCloseCap caps how long a click on a modal dialog's button waits for
+// the dialog to close.
+const awaitCloseCap = 2 * time.Second
+
+// awaitClose waits, after a click on a modal dialog's button, until the
+// dialog is gone or the cap passes. Closing may take the app a while (GTK
+// 4's file chooser saves first) and sends no event a settle would wait
+// for, so this re-checks on every event and every 100 ms.
+func (d *Desktop) awaitClose(ctx context.Context, win *atspi.Item) {
+	ch, unsub := d.events.Subscribe()
+	defer unsub()
+	ctx, cancel := context.WithTimeout(ctx, awaitCloseCap)
+	defer cancel()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		st, err := d.conn.States(ctx, win.Ref)
+		if err != nil || st.Has(atspi.StateDefunct) || !d.windowMapped(ctx, win, st) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ch:
+		case <-tick.C:
+		}
+	}
+}
+
+// windowMapped says whether a window is still on screen: its showing state,
+// or, for apps that never set it (GTK 4.8), a viewable X window of its
+// title.
+func (d *Desktop) windowMapped(ctx context.Context, win *atspi.Item, st atspi.States) bool {
+	if st.Has(atspi.StateShowing) {
+		return true
+	}
+	if !st.Has(atspi.StateVisible) {
+		return false
+	}
+	titles := d.mappedTitles(ctx)
+	return titles == nil || titles[cleanName(win.Name)]
 }
 
 // centre returns the middle of the object's box on screen, read now.

@@ -22,6 +22,11 @@ import (
 // OpenAppTimeout caps how long open_app waits for the new window.
 const OpenAppTimeout = 30 * time.Second
 
+// handOverWait is how long open_app waits for a window after the program
+// exited successfully, having handed its work to a running instance (which
+// may show it in a tab of a window that is already open).
+const handOverWait = 3 * time.Second
+
 // launched is a process open_app started.
 type launched struct {
 	cmd  *exec.Cmd
@@ -62,6 +67,7 @@ func (d *Desktop) openApp(ctx context.Context, a action.Action) (session.Output,
 	ctx, cancel := context.WithTimeout(ctx, OpenAppTimeout)
 	defer cancel()
 	exited := l.done
+	var handedOver <-chan time.Time
 	for {
 		now, err := d.windowsNow(ctx)
 		if err == nil && newWindow(before, now) {
@@ -72,10 +78,15 @@ func (d *Desktop) openApp(ctx context.Context, a action.Action) (session.Output,
 			return session.Output{}, fmt.Errorf("started %s (pid %d), but no window of it appeared on the accessibility bus within %s (a GTK app must not run with NO_AT_BRIDGE=1; a Qt app needs QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1)%s",
 				a.Command, cmd.Process.Pid, OpenAppTimeout, out.tail())
 		case <-exited:
-			exited = nil // a single-instance app may hand over and exit
+			exited = nil
 			if l.err != nil {
 				return session.Output{}, fmt.Errorf("%s exited before showing a window: %v%s", a.Command, l.err, out.tail())
 			}
+			// A single-instance app hands its work to the running instance
+			// and exits: that instance may open a window, or only a tab.
+			handedOver = time.After(handOverWait)
+		case <-handedOver:
+			return session.Output{}, nil
 		case <-ch:
 			// Something happened on the desktop: drain the burst, look again.
 			drain(ch)

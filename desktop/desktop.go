@@ -42,15 +42,20 @@ type Options struct {
 	// Refs is the ref table to use; nil makes one. Share one with a browser
 	// source when both are in one tree.
 	Refs *tree.Refs
+	// SkipWeb leaves web documents' content out (their document node
+	// stays): the browser source reads pages over CDP, faster and richer
+	// than Chromium's AT-SPI tree of them, which its Cache never holds.
+	SkipWeb bool
 }
 
 // Desktop is the AT-SPI source. One Desktop serves one session; it is safe
 // for concurrent use.
 type Desktop struct {
-	conn   *atspi.Conn
-	events *atspi.Listener
-	refs   *tree.Refs
-	log    *slog.Logger
+	conn    *atspi.Conn
+	events  *atspi.Listener
+	refs    *tree.Refs
+	log     *slog.Logger
+	skipWeb bool
 
 	mu sync.Mutex
 	// items maps a node's key to its object as last read, for acting.
@@ -87,7 +92,7 @@ func Open(ctx context.Context, opt Options) (*Desktop, error) {
 		conn.Close()
 		return nil, fmt.Errorf("%w: %w", ErrEnvironment, err)
 	}
-	d := &Desktop{conn: conn, events: ev, refs: opt.Refs, log: opt.Logger,
+	d := &Desktop{conn: conn, events: ev, refs: opt.Refs, log: opt.Logger, skipWeb: opt.SkipWeb,
 		items: map[string]*atspi.Item{}, windows: map[atspi.Ref]string{}, launched: map[int]*launched{}}
 	ch, unsub := ev.Subscribe()
 	done := make(chan struct{})
@@ -96,9 +101,10 @@ func Open(ctx context.Context, opt Options) (*Desktop, error) {
 	return d, nil
 }
 
-// Close stops listening and disconnects. Applications started with open_app
-// keep running.
+// Close stops listening and disconnects, and ends the applications
+// open_app started: a session leaves no windows behind.
 func (d *Desktop) Close() error {
+	d.StopLaunched()
 	d.stop()
 	d.events.Close()
 	d.mu.Lock()
@@ -112,6 +118,20 @@ func (d *Desktop) Close() error {
 
 // Conn is the AT-SPI connection, for tools (doctor, benchmarks).
 func (d *Desktop) Conn() *atspi.Conn { return d.conn }
+
+// Has reports whether n is a desktop object of the last snapshot (rather
+// than, say, a page node a browser source grafted into the tree).
+func (d *Desktop) Has(n *tree.Node) bool {
+	_, ok := d.item(n)
+	return ok
+}
+
+// IsWebDocument reports whether n is a web document (Chromium's page
+// area), where a browser source's page belongs.
+func (d *Desktop) IsWebDocument(n *tree.Node) bool {
+	it, ok := d.item(n)
+	return ok && it.Role == atspi.RoleDocumentWeb
+}
 
 // track remembers windows that events announce, so a snapshot can show
 // windows that hang outside the desktop root.
@@ -138,7 +158,8 @@ func (d *Desktop) track(ch <-chan atspi.Event, done <-chan struct{}) {
 }
 
 // noteFocus finds the window of a focused object that no known window
-// holds (a dialog that opened while nothing listened) by walking up.
+// holds (a dialog that opened while nothing listened) by walking up to the
+// outermost window below the application.
 func (d *Desktop) noteFocus(r atspi.Ref) {
 	d.mu.Lock()
 	_, known := d.items[r.String()]
@@ -148,18 +169,21 @@ func (d *Desktop) noteFocus(r atspi.Ref) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
+	var win atspi.Ref
 	for i := 0; i < 64 && !r.IsNull(); i++ {
 		it, err := d.conn.ReadItem(ctx, r)
-		if err != nil {
-			return
+		if err != nil || it.Role == atspi.RoleApplication {
+			break
 		}
 		if isWindowRole(it.Role) {
-			d.mu.Lock()
-			d.windows[r] = r.Bus
-			d.mu.Unlock()
-			return
+			win = r
 		}
 		r = it.Parent
+	}
+	if !win.IsNull() {
+		d.mu.Lock()
+		d.windows[win] = win.Bus
+		d.mu.Unlock()
 	}
 }
 

@@ -13,11 +13,8 @@ import (
 func roleOf(it *atspi.Item) string {
 	switch it.Role {
 	case atspi.RoleFileChooser:
-		// A file chooser is a dialog when it is a top-level window, a
-		// group (the chooser widget) inside one.
-		if it.Parent.Path == "/org/a11y/atspi/accessible/root" || it.Parent.IsNull() {
-			return "dialog"
-		}
+		// The chooser widget inside a dialog; the snapshot makes a top-level
+		// one a dialog.
 		return "group"
 	case atspi.RolePasswordText, atspi.RoleEntry, atspi.RoleText:
 		return "textbox"

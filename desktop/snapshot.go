@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -21,7 +22,10 @@ type app struct {
 	// showing says the app sets the showing state (GTK 4.8 never does:
 	// visible stands in for it).
 	showing bool
-	err     error
+	// mapped are the titles of viewable X windows, for apps that do not
+	// say showing: GTK 4.8 keeps a closed dialog "visible".
+	mapped map[string]bool
+	err    error
 }
 
 // Snapshot reads every application's windows and controls as one tree:
@@ -66,7 +70,7 @@ func (d *Desktop) readApps(ctx context.Context) ([]*app, error) {
 		wg.Add(1)
 		go func(a *app) {
 			defer wg.Done()
-			a.tree, a.err = d.conn.ReadApp(ctx, a.root, atspi.ReadOptions{Descend: maybeShown})
+			a.tree, a.err = d.conn.ReadApp(ctx, a.root, atspi.ReadOptions{Descend: d.descend})
 		}(apps[i])
 	}
 	wg.Wait()
@@ -74,9 +78,16 @@ func (d *Desktop) readApps(ctx context.Context) ([]*app, error) {
 		return nil, err
 	}
 	d.addStrayWindows(ctx, apps)
+	var mapped map[string]bool
 	for _, a := range apps {
-		if a.tree != nil {
-			a.showing = usesShowing(a.tree)
+		if a.tree == nil {
+			continue
+		}
+		if a.showing = usesShowing(a.tree); !a.showing {
+			if mapped == nil {
+				mapped = d.mappedTitles(ctx)
+			}
+			a.mapped = mapped
 		}
 	}
 	return apps, nil
@@ -103,6 +114,9 @@ func (d *Desktop) addStrayWindows(ctx context.Context, apps []*app) {
 				held = true
 				break
 			}
+			for _, x := range a.extra {
+				held = held || x.Items[w] != nil
+			}
 			if a.root.Bus == w.Bus {
 				owner = a
 			}
@@ -110,7 +124,7 @@ func (d *Desktop) addStrayWindows(ctx context.Context, apps []*app) {
 		if held || owner == nil {
 			continue
 		}
-		t, err := d.conn.ReadApp(ctx, w, atspi.ReadOptions{Descend: maybeShown})
+		t, err := d.conn.ReadApp(ctx, w, atspi.ReadOptions{Descend: d.descend})
 		if err != nil {
 			if errors.Is(err, atspi.ErrDefunct) {
 				d.mu.Lock()
@@ -119,16 +133,23 @@ func (d *Desktop) addStrayWindows(ctx context.Context, apps []*app) {
 			}
 			continue
 		}
-		if it := t.Items[w]; it != nil && it.States.Has(atspi.StateDefunct) {
+		if it := t.Items[w]; it == nil || it.States.Has(atspi.StateDefunct) {
 			continue
 		}
+		// A window inside this one (a file chooser widget in its dialog)
+		// was filed first: this one holds it now.
+		owner.extra = slices.DeleteFunc(owner.extra, func(x *atspi.Tree) bool { return t.Items[x.Root] != nil })
 		owner.extra = append(owner.extra, t)
 	}
 }
 
-// maybeShown says whether a walk should read an object's children: not
-// under objects that are neither showing nor visible.
-func maybeShown(it *atspi.Item) bool {
+// descend says whether a walk should read an object's children: not under
+// objects that are neither showing nor visible, nor in web documents when
+// pages come from the browser source.
+func (d *Desktop) descend(it *atspi.Item) bool {
+	if d.skipWeb && it.Role == atspi.RoleDocumentWeb {
+		return false
+	}
 	return it.States.Has(atspi.StateShowing) || it.States.Has(atspi.StateVisible) || it.Role == atspi.RoleApplication
 }
 
@@ -140,6 +161,36 @@ func usesShowing(t *atspi.Tree) bool {
 		}
 	}
 	return false
+}
+
+// mappedTitles returns the titles of the viewable top-level X windows, or
+// nil when the display cannot be asked.
+func (d *Desktop) mappedTitles(ctx context.Context) map[string]bool {
+	disp, err := d.display()
+	if err != nil {
+		return nil
+	}
+	wins, err := disp.Windows(ctx)
+	if err != nil {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, w := range wins {
+		m[cleanName(w.Title)] = true
+	}
+	return m
+}
+
+// windowShown says whether a top-level window is on screen. An app that
+// never says showing (GTK 4.8) is asked of the X server, by title.
+func (a *app) windowShown(it *atspi.Item) bool {
+	if !a.shown(it) {
+		return false
+	}
+	if a.showing || a.mapped == nil || it.Name == "" {
+		return true
+	}
+	return a.mapped[cleanName(it.Name)]
 }
 
 // shown says whether an object is on screen: showing, or visible in an app
@@ -171,32 +222,48 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 			return
 		}
 		keep = append(keep, it)
+		if d.skipWeb && it.Role == atspi.RoleDocumentWeb {
+			return
+		}
 		for _, k := range it.Children {
 			pick(t, k)
 		}
 	}
 	for _, w := range rootItem.Children {
-		pick(a.tree, w)
+		if it := a.tree.Items[w]; it != nil && a.windowShown(it) {
+			pick(a.tree, w)
+		}
 	}
 	for _, t := range a.extra {
-		pick(t, t.Root)
+		if it := t.Items[t.Root]; it != nil && a.windowShown(it) {
+			pick(t, t.Root)
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), d.conn.Timeout())
 	defer cancel()
-	_ = d.conn.Fill(ctx, keep, atspi.FillOptions{Extents: true, Text: wantsText, Value: wantsValue})
+	_ = d.conn.Fill(ctx, keep, atspi.FillOptions{Extents: true, Text: wantsText, Value: wantsValue, Labels: wantsLabel})
 
 	appN := &tree.Node{Role: "application", Name: cleanName(rootItem.Name), Key: a.root.String()}
 	items[appN.Key] = rootItem
-	var build func(t *atspi.Tree, r atspi.Ref) *tree.Node
-	build = func(t *atspi.Tree, r atspi.Ref) *tree.Node {
+	var build func(t *atspi.Tree, r atspi.Ref, top bool) *tree.Node
+	build = func(t *atspi.Tree, r atspi.Ref, top bool) *tree.Node {
 		it := t.Items[r]
-		if it == nil || !a.shown(it) {
-			return nil
+		if it == nil || !a.shown(it) || items[r.String()] != nil {
+			return nil // hidden, or already shown (a window found twice)
 		}
 		n := node(it)
+		if top && it.Role == atspi.RoleFileChooser {
+			n.Role = "dialog" // a file chooser window, not the widget in one
+		}
+		if n.Name == "" {
+			n.Name = labelName(a, it)
+		}
 		items[n.Key] = it
+		if d.skipWeb && it.Role == atspi.RoleDocumentWeb {
+			return n
+		}
 		for _, k := range it.Children {
-			if c := build(t, k); c != nil {
+			if c := build(t, k, false); c != nil {
 				n.Children = append(n.Children, c)
 			}
 		}
@@ -204,12 +271,18 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 		return n
 	}
 	for _, w := range rootItem.Children {
-		if n := build(a.tree, w); n != nil {
+		if it := a.tree.Items[w]; it == nil || !a.windowShown(it) {
+			continue
+		}
+		if n := build(a.tree, w, true); n != nil {
 			appN.Children = append(appN.Children, n)
 		}
 	}
 	for _, t := range a.extra {
-		if n := build(t, t.Root); n != nil {
+		if it := t.Items[t.Root]; it == nil || !a.windowShown(it) {
+			continue
+		}
+		if n := build(t, t.Root, true); n != nil {
 			appN.Children = append(appN.Children, n)
 		}
 	}
@@ -227,6 +300,11 @@ func node(it *atspi.Item) *tree.Node {
 	if it.HasExtents && it.Extents.X != math.MinInt32 && it.Extents.W > 0 && it.Extents.H > 0 {
 		n.Bounds = &tree.Rect{X: float64(it.Extents.X), Y: float64(it.Extents.Y), W: float64(it.Extents.W), H: float64(it.Extents.H)}
 	}
+	switch n.Role {
+	case "textbox", "combobox", "spinbutton", "slider":
+		// GTK 4 names a control by its label's text: "Name:" is Name.
+		n.Name = strings.TrimSpace(strings.TrimSuffix(n.Name, ":"))
+	}
 	switch {
 	case n.States.Has(tree.Protected):
 	case wantsText(it):
@@ -241,6 +319,40 @@ func node(it *atspi.Item) *tree.Node {
 		n.Name += " "
 	}
 	return n
+}
+
+// wantsLabel says whether to read what labels an object: unnamed controls.
+func wantsLabel(it *atspi.Item) bool {
+	if it.Name != "" {
+		return false
+	}
+	switch roleOf(it) {
+	case "textbox", "combobox", "spinbutton", "slider", "checkbox", "radio", "listbox", "table", "tree":
+		return true
+	}
+	return false
+}
+
+// labelName is the name of the label that labels an unnamed control (the
+// labelled-by relation), trailing colon dropped: GTK's file chooser labels
+// its Name entry this way.
+func labelName(a *app, it *atspi.Item) string {
+	for _, r := range it.LabelledBy {
+		var l *atspi.Item
+		if l = a.tree.Items[r]; l == nil {
+			for _, t := range a.extra {
+				if l = t.Items[r]; l != nil {
+					break
+				}
+			}
+		}
+		if l != nil {
+			if name := strings.TrimSuffix(cleanName(l.Name), ":"); name != "" {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // labelControls names an unnamed text box, combo box, spin button or

@@ -127,7 +127,7 @@ func jsonKind(k string) string {
 
 // batchDef is the batch tool: steps are other tools' names and arguments,
 // decoded exactly as if each were called alone.
-func batchDef() toolDef {
+func batchDef(desktop bool) toolDef {
 	td := toolDef{
 		name: "batch",
 		desc: "Run tool calls in order; stop at the first failure; one diff for all.",
@@ -138,7 +138,7 @@ func batchDef() toolDef {
 			return nil, err
 		}
 		var names []any
-		for _, t := range tools() {
+		for _, t := range tools(desktop) {
 			if t.name != "batch" {
 				names = append(names, t.name)
 			}
@@ -155,7 +155,7 @@ func batchDef() toolDef {
 			return action.Action{}, errors.New("batch: steps is empty")
 		}
 		byName := map[string]toolDef{}
-		for _, t := range tools() {
+		for _, t := range tools(desktop) {
 			byName[t.name] = t
 		}
 		a := action.Action{Kind: action.Batch}

@@ -12,6 +12,7 @@ import (
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
+	"github.com/canopy-dev/canopy/workspace"
 )
 
 // startTimeout caps launching or attaching to a browser.
@@ -26,6 +27,10 @@ type backend struct {
 	allow action.Tier // 0: act on a browser canopy launched, observe when attached
 	sopt  session.Options
 	log   *slog.Logger
+
+	// desktop serves the desktop and a headful browser on it as one tree.
+	desktop bool
+	ws      *workspace.Workspace
 
 	mu     sync.Mutex
 	b      *browser.Browser
@@ -48,6 +53,14 @@ func (k *backend) session(ctx context.Context) (s *session.Session, note string,
 	defer k.mu.Unlock()
 	if k.closed {
 		return nil, "", errors.New("the server is shutting down")
+	}
+	if k.desktop {
+		if k.ws == nil {
+			if err := k.startDesktopLocked(ctx); err != nil {
+				return nil, "", err
+			}
+		}
+		return k.s, "", nil
 	}
 	if k.b != nil && !k.b.Alive(ctx) {
 		k.dropLocked()
@@ -92,6 +105,27 @@ func (k *backend) startLocked(ctx context.Context) error {
 	return nil
 }
 
+// startDesktopLocked opens the desktop and a session over it and the
+// browser, which starts headful on the desktop, with AT-SPI on, at the
+// first action that needs it. Both share one ref table: one tree.
+func (k *backend) startDesktopLocked(ctx context.Context) error {
+	opt := k.opt
+	if opt.Logger == nil {
+		opt.Logger = k.log
+	}
+	ws, err := workspace.Open(ctx, opt)
+	if err != nil {
+		return err
+	}
+	tier := k.allow
+	if tier == 0 {
+		tier = action.Act
+	}
+	k.ws = ws
+	k.s = session.New(k.ws, policy.New(tier), k.sopt)
+	return nil
+}
+
 // dropLocked forgets a browser that went away.
 func (k *backend) dropLocked() {
 	k.log.Warn("the browser went away", "cdp", k.opt.CDP)
@@ -127,6 +161,11 @@ func (k *backend) Close() error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.closed = true
+	if k.ws != nil {
+		err := k.ws.Close()
+		k.ws, k.s = nil, nil
+		return err
+	}
 	if k.b == nil {
 		return nil
 	}

@@ -58,6 +58,10 @@ type Options struct {
 	// Logger receives the server's messages; nil discards them. On stdio it
 	// must not write to stdout.
 	Logger *slog.Logger
+	// Desktop serves the desktop (AT-SPI on $DISPLAY) with the browser
+	// headful on it, pages grafted into the browser window: one tree. It
+	// adds the open_app and activate tools.
+	Desktop bool
 }
 
 // Server is canopy's MCP server: one browser and one session shared by
@@ -85,6 +89,7 @@ func New(opt Options) (*Server, error) {
 		opt.Session.Logger = log
 	}
 	s := &Server{opt: opt, log: log, k: newBackend(opt.Browser, opt.Allow, opt.Session, log)}
+	s.k.desktop = opt.Desktop
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "canopy", Version: opt.Version}, &sdk.ServerOptions{
 		Instructions: instructions,
 		Logger:       log,
@@ -94,7 +99,7 @@ func New(opt Options) (*Server, error) {
 		// canopy's tools do not use.
 		SupportedProtocolVersions: protocolVersions,
 	})
-	for _, td := range tools() {
+	for _, td := range tools(opt.Desktop) {
 		t, err := td.tool()
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", td.name, err)

@@ -109,6 +109,15 @@ type dialogArgs struct {
 	Text   string `json:"text,omitempty" jsonschema:"prompt answer"`
 }
 
+type openAppArgs struct {
+	Command string   `json:"command" jsonschema:"program, e.g. mousepad"`
+	Args    []string `json:"args,omitempty"`
+}
+
+type activateArgs struct {
+	Target string `json:"target" jsonschema:"a window"`
+}
+
 type batchArgs struct {
 	Steps []batchStep `json:"steps"`
 }
@@ -146,9 +155,9 @@ type toolDef struct {
 }
 
 // tools is canopy's MCP tool surface (SPEC §5), in the order tools/list
-// shows it.
-func tools() []toolDef {
-	return []toolDef{
+// shows it; with the desktop also open_app and activate.
+func tools(desktop bool) []toolDef {
+	ts := []toolDef{
 		def("snapshot", "The page as an accessibility tree with refs (e12).", reading, nil,
 			func(a snapshotArgs) action.Action {
 				return action.Action{Kind: action.Snapshot, Target: a.Scope, Full: a.Full, Budget: a.Budget}
@@ -227,6 +236,16 @@ func tools() []toolDef {
 				}
 				return action.Action{Kind: action.Dialog, Nav: nav, Text: a.Text}
 			}),
-		batchDef(),
 	}
+	if desktop {
+		ts = append(ts,
+			def("open_app", "Start a desktop app; returns it once its window shows.", hints{}, nil,
+				func(a openAppArgs) action.Action {
+					return action.Action{Kind: action.OpenApp, Command: a.Command, Args: a.Args}
+				}),
+			def("activate", "Bring a window to the front and focus it.", settingHints, nil,
+				func(a activateArgs) action.Action { return action.Action{Kind: action.Activate, Target: a.Target} }),
+		)
+	}
+	return append(ts, batchDef(desktop))
 }

@@ -1,0 +1,836 @@
+// Package doctor checks what canopy needs on this machine and says how to
+// fix what is missing: the X display (and XTEST), the D-Bus session bus,
+// the AT-SPI accessibility bus and its registry, the applications
+// registered there, the browser binary, the programs `canopy desktop up`
+// needs, and the environment variables that silently break accessibility.
+// `canopy doctor` prints its Report.
+//
+// Every check has a timeout: a bus or X server that accepts a connection
+// and then never answers makes its check fail, not hang. Checks that wait
+// on something (the display, the bus chain, the browser) run concurrently,
+// so a report takes about one timeout at worst per chain link.
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
+	"github.com/jezek/xgb/xtest"
+
+	"github.com/canopy-dev/canopy/atspi"
+	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/vdesk"
+	"github.com/canopy-dev/canopy/xinput"
+)
+
+// ErrProblems is wrapped by [Report.Err] when a check failed.
+var ErrProblems = errors.New("problems found")
+
+// DefaultTimeout caps each check when Options.Timeout is zero.
+const DefaultTimeout = 5 * time.Second
+
+// versionTimeout caps `chromium --version`.
+const versionTimeout = 5 * time.Second
+
+// Check names, in the order of a report.
+const (
+	NameDisplay      = "display"
+	NameSessionBus   = "session bus"
+	NameA11yBus      = "a11y bus"
+	NameApps         = "apps"
+	NameBrowser      = "browser"
+	NameDesktop      = "desktop"
+	NameDesktopTools = "desktop tools"
+	NameAtBridge     = "at-bridge"
+)
+
+// fixDesktop is the fix for a missing display or session bus.
+const fixDesktop = `eval "$(canopy desktop up)"`
+
+// Options tune Run. Zero values take the defaults.
+type Options struct {
+	// Chromium is the browser binary to check (the --chromium flag); empty
+	// means what canopy would launch: $CANOPY_CHROMIUM, else chromium,
+	// chromium-browser, google-chrome, google-chrome-stable on $PATH.
+	Chromium string
+	// Timeout caps each check (default DefaultTimeout). `--version` of the
+	// browser is capped at 5 s or Timeout, whichever is less.
+	Timeout time.Duration
+}
+
+// Check is the outcome of one check.
+type Check struct {
+	// Name says what was checked (the Name* constants).
+	Name string `json:"name"`
+	// OK is false for a problem that keeps canopy from working, and for a
+	// check that was skipped.
+	OK bool `json:"ok"`
+	// Warn marks an OK check with a caveat that Fix addresses (a variable
+	// that hides GTK apps, a browser that is not registered).
+	Warn bool `json:"warn,omitempty"`
+	// Skipped says the check did not run because one it needs failed.
+	Skipped bool `json:"skipped,omitempty"`
+	// Detail says what was found.
+	Detail string `json:"detail"`
+	// Fix says what to do; empty when there is nothing to do.
+	Fix string `json:"fix,omitempty"`
+}
+
+// Status is the check's state as printed: "ok", "warn", "FAIL" or "skip".
+func (c Check) Status() string {
+	switch {
+	case c.Skipped:
+		return "skip"
+	case !c.OK:
+		return "FAIL"
+	case c.Warn:
+		return "warn"
+	}
+	return "ok"
+}
+
+// MarshalJSON adds the status to the fields.
+func (c Check) MarshalJSON() ([]byte, error) {
+	type plain Check
+	return json.Marshal(struct {
+		plain
+		Status string `json:"status"`
+	}{plain(c), c.Status()})
+}
+
+// App is one application registered with the accessibility registry.
+type App struct {
+	Name string `json:"name"`
+	// Bus is the application's unique name on the accessibility bus.
+	Bus string `json:"bus"`
+	// PID is 0 when the bus did not say.
+	PID int `json:"pid,omitempty"`
+	// Toolkit and Version are the toolkit's ("GTK", "3.24.38"), when the
+	// app says.
+	Toolkit string `json:"toolkit,omitempty"`
+	Version string `json:"version,omitempty"`
+	// Error says what the app did not answer, if anything.
+	Error string `json:"error,omitempty"`
+}
+
+// String is the app as the report lists it: "zenity (pid 12, GTK 3.24.38)".
+func (a App) String() string {
+	name := a.Name
+	if name == "" {
+		name = "(unnamed " + a.Bus + ")"
+	}
+	var extra []string
+	if a.PID > 0 {
+		extra = append(extra, "pid "+strconv.Itoa(a.PID))
+	}
+	// Chromium's toolkit is "Chromium 1.0", which says nothing.
+	if tk := strings.TrimSpace(a.Toolkit + " " + a.Version); tk != "" && !strings.EqualFold(a.Toolkit, a.Name) {
+		extra = append(extra, tk)
+	}
+	if a.Error != "" {
+		extra = append(extra, a.Error)
+	}
+	if len(extra) == 0 {
+		return name
+	}
+	return name + " (" + strings.Join(extra, ", ") + ")"
+}
+
+// Report is the outcome of Run: the checks in a fixed order, and the
+// registered applications.
+type Report struct {
+	Checks []Check
+	Apps   []App
+}
+
+// OK reports whether no check failed (warnings are fine).
+func (r Report) OK() bool { return len(r.Problems()) == 0 }
+
+// Problems returns the failed checks, skipped ones included.
+func (r Report) Problems() []Check {
+	var out []Check
+	for _, c := range r.Checks {
+		if !c.OK {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Check returns the check named name.
+func (r Report) Check(name string) (Check, bool) {
+	for _, c := range r.Checks {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Check{}, false
+}
+
+// Err is nil when the report is OK, else an error wrapping ErrProblems that
+// names the failed checks.
+func (r Report) Err() error {
+	if r.OK() {
+		return nil
+	}
+	var names []string
+	for _, c := range r.Problems() {
+		if !c.Skipped {
+			names = append(names, c.Name)
+		}
+	}
+	return fmt.Errorf("%w: %s", ErrProblems, strings.Join(names, ", "))
+}
+
+// Format renders the report as text, one line per check:
+//
+//	ok   display        :1 (Xvfb 1280x1024, XTEST 2.2)
+//	FAIL browser        no chromium … — fix: apt-get install chromium …
+func (r Report) Format() string {
+	w := 0
+	for _, c := range r.Checks {
+		w = max(w, len(c.Name))
+	}
+	var b strings.Builder
+	for _, c := range r.Checks {
+		line := fmt.Sprintf("%-4s %-*s %s", c.Status(), w+1, c.Name, c.Detail)
+		if c.Fix != "" {
+			line += " — fix: " + c.Fix
+		}
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// MarshalJSON writes {"ok": …, "checks": […], "apps": […]}.
+func (r Report) MarshalJSON() ([]byte, error) {
+	checks, apps := r.Checks, r.Apps
+	if checks == nil {
+		checks = []Check{}
+	}
+	if apps == nil {
+		apps = []App{}
+	}
+	return json.Marshal(struct {
+		OK     bool    `json:"ok"`
+		Checks []Check `json:"checks"`
+		Apps   []App   `json:"apps"`
+	}{r.OK(), checks, apps})
+}
+
+// Run runs every check and returns the report. It returns within a few
+// timeouts even when a bus or server never answers; cancelling ctx ends it
+// sooner, with the unfinished checks failed.
+func Run(ctx context.Context, opt Options) Report {
+	if opt.Timeout <= 0 {
+		opt.Timeout = DefaultTimeout
+	}
+	var (
+		wg                          sync.WaitGroup
+		display, sess, a11y, apps   Check
+		browserCheck                Check
+		appList                     []App
+		displayName, sessionAddress = os.Getenv("DISPLAY"), os.Getenv("DBUS_SESSION_BUS_ADDRESS")
+	)
+	var wins []window
+	wg.Go(func() { display, wins = checkDisplay(ctx, displayName, opt.Timeout) })
+	wg.Go(func() {
+		sess = checkSession(ctx, sessionAddress, opt.Timeout)
+		if !sess.OK {
+			a11y = skipped(NameA11yBus, "needs the session bus")
+			apps = skipped(NameApps, "needs the accessibility bus")
+			return
+		}
+		var conn *atspi.Conn
+		a11y, conn = checkA11y(ctx, opt.Timeout)
+		if conn == nil {
+			apps = skipped(NameApps, "needs the accessibility bus")
+			return
+		}
+		defer conn.Close()
+		apps, appList = checkApps(ctx, conn, opt.Timeout)
+	})
+	wg.Go(func() { browserCheck = checkBrowser(ctx, opt) })
+	wg.Wait()
+	if apps.OK {
+		if hint := chromiumHint(displayName, wins, appList); hint != "" {
+			apps.Warn = true
+			apps.Detail += "; " + hint
+			apps.Fix = "start Chromium with ACCESSIBILITY_ENABLED=1 in its environment (or GNOME_ACCESSIBILITY=1): without it, it does not register"
+		}
+	}
+	return Report{
+		Checks: []Check{
+			display, sess, a11y, apps, browserCheck,
+			checkDesktop(displayName, sessionAddress),
+			checkTools(display.OK && sess.OK, a11y.OK),
+			checkAtBridge(),
+		},
+		Apps: appList,
+	}
+}
+
+func skipped(name, why string) Check {
+	return Check{Name: name, Skipped: true, Detail: "not checked: " + why}
+}
+
+// within runs f with a deadline of d and returns when f does or the
+// deadline passes, whichever is first: f may be stuck in a call that
+// ignores its context. A value f returns after the deadline is handed to
+// discard (to close a connection).
+func within[T any](ctx context.Context, d time.Duration, f func(context.Context) (T, error), discard func(T)) (T, error) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := f(ctx)
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-ch; r.err == nil && discard != nil {
+				discard(r.v)
+			}
+		}()
+		var zero T
+		if context.Cause(ctx) == context.DeadlineExceeded {
+			return zero, fmt.Errorf("no answer within %v", d)
+		}
+		return zero, context.Cause(ctx)
+	}
+}
+
+// checkDisplay connects to the X display as xinput does for input, and
+// reads the screen size, the XTEST version and the top-level windows.
+func checkDisplay(ctx context.Context, name string, timeout time.Duration) (Check, []window) {
+	c := Check{Name: NameDisplay}
+	if name == "" {
+		c.Detail = "DISPLAY is not set"
+		c.Fix = fixDesktop + " (or run inside a desktop session)"
+		return c, nil
+	}
+	start := time.Now()
+	d, err := within(ctx, timeout, func(context.Context) (*xinput.Display, error) {
+		return xinput.Open(name)
+	}, (*xinput.Display).Close)
+	if err != nil {
+		// xinput's own advice is the fix below.
+		c.Detail = strings.TrimSuffix(err.Error(), " (start one with `canopy desktop up`)")
+		if !strings.Contains(c.Detail, name) {
+			c.Detail = name + ": " + c.Detail
+		}
+		if strings.Contains(err.Error(), "XTEST") {
+			c.Fix = "start the X server without -disable-xtest (Xvfb has XTEST by default), or use " + fixDesktop
+		} else {
+			c.Fix = fixDesktop + ", or set DISPLAY to a running X server"
+		}
+		return c, nil
+	}
+	w, h := d.Size()
+	d.Close()
+	parts := []string{fmt.Sprintf("%dx%d", w, h)}
+	if s := xServer(name); s != "" {
+		parts[0] = s + " " + parts[0]
+	}
+	v, wins := probeX(ctx, name, timeout-time.Since(start))
+	parts = append(parts, strings.TrimSpace("XTEST "+v))
+	c.OK = true
+	c.Detail = fmt.Sprintf("%s (%s)", name, strings.Join(parts, ", "))
+	return c, wins
+}
+
+// window is a top-level X window's owner, as the window says.
+type window struct {
+	PID   int    // _NET_WM_PID; 0 when unset
+	Class string // WM_CLASS's class part ("Chromium", "Zenity")
+}
+
+// probeX asks the X server for its XTEST version ("" when it does not say
+// in time) and lists the top-level windows' owners. xinput exposes
+// neither, hence a second, short connection.
+func probeX(ctx context.Context, name string, timeout time.Duration) (version string, wins []window) {
+	if timeout <= 0 {
+		return "", nil
+	}
+	conn, err := within(ctx, timeout, func(context.Context) (*xgb.Conn, error) {
+		return xgb.NewConnDisplay(name)
+	}, (*xgb.Conn).Close)
+	if err != nil {
+		return "", nil
+	}
+	defer conn.Close()
+	type result struct {
+		version string
+		wins    []window
+	}
+	r, _ := within(ctx, timeout, func(context.Context) (result, error) {
+		var r result
+		if xtest.Init(conn) == nil {
+			if v, err := xtest.GetVersion(conn, 2, 2).Reply(); err == nil {
+				r.version = fmt.Sprintf("%d.%d", v.MajorVersion, v.MinorVersion)
+			}
+		}
+		r.wins = windows(conn)
+		return r, nil
+	}, nil)
+	return r.version, r.wins
+}
+
+// windows lists the owners of the root's children, and of their children
+// when a window manager put them into frames.
+func windows(conn *xgb.Conn) []window {
+	root := xproto.Setup(conn).DefaultScreen(conn).Root
+	pidAtom, err := xproto.InternAtom(conn, true, uint16(len("_NET_WM_PID")), "_NET_WM_PID").Reply()
+	if err != nil || pidAtom.Atom == 0 {
+		return nil
+	}
+	tree, err := xproto.QueryTree(conn, root).Reply()
+	if err != nil {
+		return nil
+	}
+	var out []window
+	for depth, level := 0, tree.Children; depth < 2 && len(level) > 0; depth++ {
+		type cookies struct {
+			pid, class xproto.GetPropertyCookie
+			tree       xproto.QueryTreeCookie
+		}
+		cs := make([]cookies, len(level))
+		for i, w := range level { // pipelined: all requests, then the replies
+			cs[i] = cookies{
+				pid:   xproto.GetProperty(conn, false, w, pidAtom.Atom, xproto.AtomCardinal, 0, 1),
+				class: xproto.GetProperty(conn, false, w, xproto.AtomWmClass, xproto.AtomString, 0, 64),
+			}
+			if depth == 0 {
+				cs[i].tree = xproto.QueryTree(conn, w)
+			}
+		}
+		var next []xproto.Window
+		for _, c := range cs {
+			var win window
+			if r, err := c.pid.Reply(); err == nil && r.Format == 32 && len(r.Value) >= 4 {
+				win.PID = int(xgb.Get32(r.Value))
+			}
+			if r, err := c.class.Reply(); err == nil && r.Format == 8 {
+				parts := strings.Split(strings.TrimRight(string(r.Value), "\x00"), "\x00")
+				win.Class = parts[len(parts)-1]
+			}
+			if depth == 0 {
+				if t, err := c.tree.Reply(); err == nil && win.Class == "" {
+					next = append(next, t.Children...)
+				}
+			}
+			if win.PID > 0 || win.Class != "" {
+				out = append(out, win)
+			}
+		}
+		level = next
+	}
+	return out
+}
+
+// xServer names the X server program behind display: Xvfb for the
+// virtual desktop of $CANOPY_DESKTOP, else the server process whose
+// command line names the display; "" when unknown.
+func xServer(display string) string {
+	if d, err := vdesk.Current(); err == nil && d.Display() == display && d.Alive() {
+		return "Xvfb"
+	}
+	host, num, ok := strings.Cut(display, ":")
+	if !ok || (host != "" && host != "unix") {
+		return ""
+	}
+	num, _, _ = strings.Cut(num, ".")
+	arg := []byte(":" + num)
+	servers := []string{"Xvfb", "Xorg", "X", "Xwayland", "Xvnc", "Xtigervnc", "Xephyr", "Xnest"}
+	var found string
+	eachProc(func(pid int, argv [][]byte) bool {
+		if len(argv) == 0 || !slices.Contains(servers, filepath.Base(string(argv[0]))) {
+			return true
+		}
+		if slices.ContainsFunc(argv[1:], func(a []byte) bool { return bytes.Equal(a, arg) }) {
+			found = filepath.Base(string(argv[0]))
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// eachProc calls f with every process's pid and argv that can be read,
+// until f returns false.
+func eachProc(f func(pid int, argv [][]byte) bool) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		if !f(pid, bytes.Split(bytes.TrimRight(b, "\x00"), []byte{0})) {
+			return
+		}
+	}
+}
+
+// environ returns a process's initial environment ("KEY=value" entries).
+func environ(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return nil
+	}
+	return strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+}
+
+// checkSession connects to the session bus and pings it.
+func checkSession(ctx context.Context, addr string, timeout time.Duration) Check {
+	c := Check{Name: NameSessionBus}
+	if addr == "" {
+		c.Detail = "DBUS_SESSION_BUS_ADDRESS is not set"
+		c.Fix = fixDesktop + " (or run inside a desktop session)"
+		return c
+	}
+	_, err := within(ctx, timeout, func(ctx context.Context) (struct{}, error) {
+		conn, err := dbus.Connect(addr, dbus.WithContext(ctx))
+		if err != nil {
+			return struct{}{}, err
+		}
+		defer conn.Close()
+		return struct{}{}, conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.Peer.Ping", 0).Err
+	}, nil)
+	if err != nil {
+		c.Detail = fmt.Sprintf("%s: %v", addr, err)
+		c.Fix = "the bus is gone or hung (a stale shell?): " + fixDesktop
+		return c
+	}
+	c.OK = true
+	c.Detail = addr
+	return c
+}
+
+// checkA11y finds the accessibility bus through the session bus, connects
+// to it and asks the registry for its applications. The connection is
+// returned for checkApps when the check passed.
+func checkA11y(ctx context.Context, timeout time.Duration) (Check, *atspi.Conn) {
+	c := Check{Name: NameA11yBus}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	addr, err := within(ctx, timeout, func(ctx context.Context) (string, error) {
+		return atspi.BusAddress(ctx, timeout)
+	}, nil)
+	if err != nil {
+		c.Detail = fmt.Sprintf("org.a11y.Bus.GetAddress on the session bus: %v", err)
+		c.Fix = "apt-get install at-spi2-core (its at-spi-bus-launcher is started by the session bus)"
+		return c, nil
+	}
+	conn, err := within(ctx, timeout, func(ctx context.Context) (*atspi.Conn, error) {
+		return atspi.Connect(ctx, atspi.Options{Timeout: timeout})
+	}, func(c *atspi.Conn) { c.Close() })
+	if err != nil {
+		c.Detail = fmt.Sprintf("%s: cannot connect: %v", addr, err)
+		c.Fix = "restart the desktop (canopy desktop down; " + fixDesktop + ")"
+		return c, nil
+	}
+	if _, err := conn.Apps(ctx); err != nil {
+		conn.Close()
+		c.Detail = fmt.Sprintf("%s: the registry (org.a11y.atspi.Registry) does not answer: %v", addr, err)
+		c.Fix = "apt-get install at-spi2-core (at-spi2-registryd), then restart the desktop"
+		return c, nil
+	}
+	c.OK = true
+	c.Detail = conn.Address() + " (registry answers)"
+	return c, conn
+}
+
+// checkApps lists the registered applications with their pids and
+// toolkits.
+func checkApps(ctx context.Context, conn *atspi.Conn, timeout time.Duration) (Check, []App) {
+	c := Check{Name: NameApps}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	refs, err := conn.Apps(ctx)
+	if err != nil {
+		c.Detail = fmt.Sprintf("the registry did not list them: %v", err)
+		c.Fix = "restart the desktop (canopy desktop down; " + fixDesktop + ")"
+		return c, nil
+	}
+	apps := make([]App, len(refs))
+	var wg sync.WaitGroup
+	for i, ref := range refs {
+		wg.Go(func() { apps[i] = describeApp(ctx, conn, ref) })
+	}
+	wg.Wait()
+	c.OK = true
+	if len(apps) == 0 {
+		c.Detail = "none registered yet"
+	} else {
+		names := make([]string, len(apps))
+		for i, a := range apps {
+			names[i] = a.String()
+		}
+		c.Detail = fmt.Sprintf("%d registered: %s", len(apps), strings.Join(names, ", "))
+	}
+	return c, apps
+}
+
+// describeApp reads an app's name, pid and toolkit; what does not answer
+// is noted in Error.
+func describeApp(ctx context.Context, conn *atspi.Conn, ref atspi.Ref) App {
+	a := App{Bus: ref.Bus}
+	var errs []string
+	name, err := conn.Name(ctx, ref)
+	if err != nil {
+		errs = append(errs, "name: "+err.Error())
+	}
+	a.Name = clean(name)
+	if a.PID, err = conn.AppPID(ctx, ref.Bus); err != nil {
+		errs = append(errs, "pid: "+err.Error())
+	}
+	if tk, v, err := conn.Toolkit(ctx, ref); err == nil {
+		a.Toolkit, a.Version = clean(tk), clean(v)
+	} else if !errors.Is(err, atspi.ErrUnsupported) {
+		errs = append(errs, "toolkit: "+err.Error())
+	}
+	a.Error = strings.Join(errs, "; ")
+	return a
+}
+
+// clean makes a name from an application safe for one report line.
+func clean(s string) string {
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s))
+}
+
+// chromiumNames are the program names canopy looks for.
+var chromiumNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
+
+// chromiumHint names the Chromium or Chrome windows on display whose
+// process is not a registered app ("" when there are none). The windows
+// tell which processes run on this display: Chromium overwrites its
+// /proc/PID/environ (like its command line, for the process title), so
+// DISPLAY cannot be read there.
+func chromiumHint(display string, wins []window, apps []App) string {
+	registered := map[int]bool{}
+	for _, a := range apps {
+		registered[a.PID] = true
+	}
+	var lost []string
+	for _, w := range wins {
+		class := strings.ToLower(w.Class)
+		if w.PID <= 0 || registered[w.PID] || !(strings.HasPrefix(class, "chromium") || strings.HasPrefix(class, "google-chrome")) {
+			continue
+		}
+		if p := "pid " + strconv.Itoa(w.PID); !slices.Contains(lost, p) {
+			lost = append(lost, p)
+		}
+	}
+	if len(lost) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Chromium has windows on %s but is not registered (%s)", display, strings.Join(lost, ", "))
+}
+
+// checkBrowser finds the browser canopy would launch and asks its version.
+func checkBrowser(ctx context.Context, opt Options) Check {
+	c := Check{Name: NameBrowser}
+	path, err := browser.FindExec(opt.Chromium)
+	if err != nil {
+		switch {
+		case opt.Chromium != "":
+			c.Detail = fmt.Sprintf("--chromium %s not found", opt.Chromium)
+			c.Fix = "give the path of a Chromium or Chrome binary"
+		case os.Getenv("CANOPY_CHROMIUM") != "":
+			c.Detail = fmt.Sprintf("$CANOPY_CHROMIUM=%s not found", os.Getenv("CANOPY_CHROMIUM"))
+			c.Fix = "set CANOPY_CHROMIUM to a Chromium or Chrome binary, or unset it"
+		default:
+			c.Detail = "no " + strings.Join(chromiumNames[:2], ", ") + ", google-chrome or google-chrome-stable on $PATH"
+			c.Fix = "apt-get install chromium (or pass --chromium PATH, or set CANOPY_CHROMIUM)"
+		}
+		return c
+	}
+	v, err := browserVersion(ctx, path, min(versionTimeout, opt.Timeout))
+	if err != nil {
+		c.Detail = fmt.Sprintf("%s --version: %v", path, err)
+		c.Fix = "reinstall it (apt-get install --reinstall chromium), or pass --chromium PATH to a working browser"
+		return c
+	}
+	c.OK = true
+	c.Detail = fmt.Sprintf("%s (%s)", path, v)
+	return c
+}
+
+// browserVersion runs `path --version` in its own process group, which is
+// killed when the timeout passes (Debian's chromium is a wrapper script).
+func browserVersion(ctx context.Context, path string, timeout time.Duration) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "--version")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ctx.Err() == context.DeadlineExceeded {
+		return "", fmt.Errorf("no answer within %v", timeout)
+	}
+	if err != nil {
+		if tail := lastLine(stderr.String()); tail != "" {
+			return "", fmt.Errorf("%v: %s", err, tail)
+		}
+		return "", err
+	}
+	v, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	if v == "" {
+		return "", errors.New("printed no version")
+	}
+	return clean(v), nil
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	return clean(s[strings.LastIndexByte(s, '\n')+1:])
+}
+
+// checkDesktop reports the virtual desktop $CANOPY_DESKTOP names, if any,
+// and whether this environment's display and bus are its.
+func checkDesktop(display, busAddress string) Check {
+	c := Check{Name: NameDesktop}
+	dir := os.Getenv(vdesk.DirVar)
+	if dir == "" {
+		c.OK = true
+		c.Detail = "none ($" + vdesk.DirVar + " is not set)"
+		return c
+	}
+	d, err := vdesk.Load(dir)
+	if errors.Is(err, vdesk.ErrNoDesktop) {
+		c.Detail = fmt.Sprintf("$%s=%s names no running desktop (down already?)", vdesk.DirVar, dir)
+		c.Fix = "this shell is stale: " + fixDesktop + ", or unset " + vdesk.DirVar + " DISPLAY DBUS_SESSION_BUS_ADDRESS"
+		return c
+	}
+	if err != nil {
+		c.Detail = fmt.Sprintf("$%s=%s: %v", vdesk.DirVar, dir, err)
+		c.Fix = "canopy desktop down --dir " + dir + "; " + fixDesktop
+		return c
+	}
+	if !d.Alive() {
+		c.Detail = fmt.Sprintf("%s: its Xvfb or dbus-daemon no longer runs", d.Dir())
+		c.Fix = "canopy desktop down; " + fixDesktop
+		return c
+	}
+	c.OK = true
+	c.Detail = fmt.Sprintf("%s (Xvfb %s)", d.Dir(), d.Display())
+	var off []string
+	if display != d.Display() {
+		off = append(off, fmt.Sprintf("DISPLAY=%s", display))
+	}
+	if busAddress != d.BusAddress() {
+		off = append(off, "DBUS_SESSION_BUS_ADDRESS")
+	}
+	if len(off) > 0 {
+		c.Warn = true
+		c.Detail += "; but this environment's " + strings.Join(off, " and ") + " is not the desktop's"
+		c.Fix = `eval "$(canopy desktop env)"`
+	}
+	return c
+}
+
+// launcherPaths are where distributions install at-spi-bus-launcher.
+var launcherPaths = []string{
+	"/usr/libexec/at-spi-bus-launcher",
+	"/usr/lib/at-spi2-core/at-spi-bus-launcher",
+	"/usr/lib/at-spi-bus-launcher",
+	"/usr/lib/at-spi2/at-spi-bus-launcher",
+}
+
+// checkTools looks for what `canopy desktop up` needs (Xvfb, dbus-daemon)
+// and for at-spi-bus-launcher. Missing ones fail only when they are needed
+// now: when there is no working display and session bus (the fix is then
+// `canopy desktop up`), or no accessibility bus.
+func checkTools(haveDesktop, haveA11y bool) Check {
+	c := Check{Name: NameDesktopTools, OK: true}
+	var found, missing, pkgs []string
+	if err := vdesk.Check(); err != nil {
+		for _, p := range []struct{ bin, pkg string }{{"Xvfb", "xvfb"}, {"dbus-daemon", "dbus"}} {
+			if _, err := exec.LookPath(p.bin); err != nil {
+				missing, pkgs = append(missing, p.bin), append(pkgs, p.pkg)
+			} else {
+				found = append(found, p.bin)
+			}
+		}
+		if len(missing) == 0 { // Check failed for a reason of its own
+			missing = append(missing, err.Error())
+		}
+		if !haveDesktop {
+			c.OK = false
+		}
+	} else {
+		found = append(found, "Xvfb", "dbus-daemon")
+	}
+	if slices.ContainsFunc(launcherPaths, isFile) {
+		found = append(found, "at-spi-bus-launcher")
+	} else if !haveA11y {
+		missing, pkgs = append(missing, "at-spi-bus-launcher"), append(pkgs, "at-spi2-core")
+	}
+	c.Detail = strings.Join(found, ", ") + " found"
+	if len(found) == 0 {
+		c.Detail = ""
+	}
+	if len(missing) > 0 {
+		c.Detail = strings.TrimPrefix(c.Detail+"; missing: "+strings.Join(missing, ", "), "; ")
+		c.Warn = true
+		if len(pkgs) > 0 {
+			c.Fix = "apt-get install " + strings.Join(pkgs, " ")
+		}
+	}
+	return c
+}
+
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// checkAtBridge warns about NO_AT_BRIDGE, which keeps GTK 3 apps started
+// from this environment off AT-SPI.
+func checkAtBridge() Check {
+	c := Check{Name: NameAtBridge, OK: true, Detail: "NO_AT_BRIDGE is not set (GTK apps register)"}
+	if v, ok := os.LookupEnv("NO_AT_BRIDGE"); ok {
+		c.Warn = true
+		c.Detail = fmt.Sprintf("NO_AT_BRIDGE=%s is set: GTK 3 apps started from this environment will not register with AT-SPI", v)
+		c.Fix = "unset NO_AT_BRIDGE (canopy desktop up's exports do)"
+	}
+	return c
+}

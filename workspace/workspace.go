@@ -1,0 +1,258 @@
+// Package workspace is the page and the desktop in one tree: the desktop's
+// AT-SPI tree (package desktop) with the browser's page (package browser,
+// over CDP) grafted into the browser window where Chromium's own web
+// document sits. The browser's UI and its native dialogs — the Save File
+// dialog a download opens — come from AT-SPI, the page's content from CDP,
+// and one selector grammar, one differ and one executor serve both.
+//
+// Each action goes to the source that owns its target: page nodes to the
+// browser, desktop objects to the desktop. Actions without a target go
+// where they mean something: navigate, tabs, evaluate and dialog to the
+// browser; open_app and key presses to the desktop.
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/desktop"
+	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/session"
+	"github.com/canopy-dev/canopy/settle"
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// Browser starts the browser when the workspace first needs it, and again
+// after it went away. It is given the ref table to share.
+type Browser func(ctx context.Context) (*browser.Browser, error)
+
+// Workspace is a session.Source over the desktop and, once started, a
+// browser on it.
+type Workspace struct {
+	desk  *desktop.Desktop
+	start Browser
+
+	mu   sync.Mutex
+	b    *browser.Browser
+	lost bool // a browser was open and went away
+}
+
+// New returns a workspace over desk; start opens the browser on first use
+// (nil: no browser, the desktop alone).
+func New(desk *desktop.Desktop, start Browser) *Workspace {
+	return &Workspace{desk: desk, start: start}
+}
+
+// Close closes the browser, if one was started, and the desktop.
+func (w *Workspace) Close() error {
+	w.mu.Lock()
+	b := w.b
+	w.b = nil
+	w.mu.Unlock()
+	if b != nil {
+		b.Close()
+	}
+	return w.desk.Close()
+}
+
+// Desktop is the desktop source.
+func (w *Workspace) Desktop() *desktop.Desktop { return w.desk }
+
+// Browser returns the running browser, or nil.
+func (w *Workspace) Browser() *browser.Browser {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.b != nil && w.b.Gone() {
+		w.b.Close()
+		w.b, w.lost = nil, true
+	}
+	return w.b
+}
+
+// browser returns the browser, starting it when there is none.
+func (w *Workspace) browser(ctx context.Context) (*browser.Browser, error) {
+	if b := w.Browser(); b != nil {
+		return b, nil
+	}
+	if w.start == nil {
+		return nil, errors.New("no browser in this session (the desktop alone)")
+	}
+	b, err := w.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	w.b = b
+	w.mu.Unlock()
+	return b, nil
+}
+
+// Snapshot reads the desktop and the browser's current page at once and
+// grafts the page into Chromium's web document.
+func (w *Workspace) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, error) {
+	b := w.Browser()
+	var page *tree.Snapshot
+	var perr error
+	var wg sync.WaitGroup
+	if b != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			page, perr = b.Source().Snapshot(ctx, full)
+		}()
+	}
+	snap, err := w.desk.Snapshot(ctx, full)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if perr != nil {
+		return nil, fmt.Errorf("reading the page: %w", perr)
+	}
+	if page != nil {
+		w.graft(snap, page)
+	}
+	return snap, nil
+}
+
+// graft puts the page's content under the browser's web document, or, when
+// the desktop shows none (a headless browser), at the end of the tree.
+func (w *Workspace) graft(snap, page *tree.Snapshot) {
+	var doc *tree.Node
+	tree.Walk(snap.Root, func(n *tree.Node) bool {
+		if doc == nil && w.desk.IsWebDocument(n) {
+			doc = n
+		}
+		return doc == nil
+	})
+	if doc == nil {
+		doc = &tree.Node{Role: tree.RoleDocument}
+		snap.Root.Children = append(snap.Root.Children, doc)
+	}
+	doc.Name = page.Header.Title
+	doc.Children = page.Root.Children
+}
+
+// Watch watches both sources for one action.
+func (w *Workspace) Watch(ctx context.Context) (session.Watcher, error) {
+	dw, err := w.desk.Watch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := &merged{watchers: []session.Watcher{dw}, events: make(chan settle.Event, 4096), done: make(chan struct{})}
+	if b := w.Browser(); b != nil {
+		bw, err := b.Source().Watch(ctx)
+		if err != nil {
+			dw.Stop()
+			return nil, err
+		}
+		m.watchers = append(m.watchers, bw)
+	}
+	m.start()
+	return m, nil
+}
+
+// Do sends the action to the source that owns its target.
+func (w *Workspace) Do(ctx context.Context, p *policy.Permit, a action.Action, target, to *tree.Node) (session.Output, error) {
+	if w.toDesktop(a, target) {
+		return w.desk.Do(ctx, p, a, target, to)
+	}
+	b, err := w.browser(ctx)
+	if err != nil {
+		return session.Output{}, err
+	}
+	return b.Source().Do(ctx, p, a, target, to)
+}
+
+// toDesktop says which source an action goes to.
+func (w *Workspace) toDesktop(a action.Action, target *tree.Node) bool {
+	if target != nil {
+		return w.desk.Has(target)
+	}
+	switch a.Kind {
+	case action.OpenApp, action.Activate, action.Press, action.Type:
+		return true
+	}
+	return false
+}
+
+// merged joins several watchers' events and outcomes.
+type merged struct {
+	watchers []session.Watcher
+	events   chan settle.Event
+	done     chan struct{}
+	wg       sync.WaitGroup
+	once     sync.Once
+}
+
+func (m *merged) start() {
+	for _, w := range m.watchers {
+		m.wg.Add(1)
+		go func(ch <-chan settle.Event) {
+			defer m.wg.Done()
+			for {
+				select {
+				case <-m.done:
+					return
+				case e, ok := <-ch:
+					if !ok {
+						return
+					}
+					select {
+					case m.events <- e:
+					default:
+					}
+				}
+			}
+		}(w.Events())
+	}
+}
+
+func (m *merged) Events() <-chan settle.Event { return m.events }
+
+func (m *merged) Stop() ([]string, bool) {
+	var outcomes []string
+	replaced := false
+	m.once.Do(func() {
+		close(m.done)
+		m.wg.Wait()
+		for _, w := range m.watchers {
+			o, r := w.Stop()
+			outcomes = append(outcomes, o...)
+			replaced = replaced || r
+		}
+	})
+	return outcomes, replaced
+}
+
+// Open opens the desktop ($DISPLAY, its session and accessibility buses)
+// with a browser that starts headful on it at the first action that needs
+// one: page and desktop in one tree.
+func Open(ctx context.Context, opt browser.Options) (*Workspace, error) {
+	refs := tree.NewRefs()
+	desk, err := desktop.Open(ctx, desktop.Options{Refs: refs, SkipWeb: true, Logger: opt.Logger})
+	if err != nil {
+		return nil, err
+	}
+	return New(desk, HeadfulBrowser(opt, refs)), nil
+}
+
+// HeadfulBrowser returns a starter for a browser shown on the desktop:
+// headful, in AT-SPI (ACCESSIBILITY_ENABLED=1), sharing the desktop's ref
+// table so page and desktop refs never collide.
+func HeadfulBrowser(opt browser.Options, refs *tree.Refs) Browser {
+	opt.Headful = true
+	opt.Refs = refs
+	opt.Env = append(append([]string{}, opt.Env...), "ACCESSIBILITY_ENABLED=1")
+	opt.Args = append(append([]string{}, opt.Args...), "--force-renderer-accessibility")
+	return func(ctx context.Context) (*browser.Browser, error) {
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		return browser.New(ctx, opt)
+	}
+}
