@@ -89,11 +89,46 @@ func Connect(ctx context.Context, opt Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	bus, err := dbus.Connect(addr, dbus.WithContext(context.WithoutCancel(ctx)))
+	bus, err := dial(ctx, addr, opt.Timeout)
 	if err != nil {
-		return nil, fmt.Errorf("%w: cannot connect to it at %s: %v", ErrNoBus, addr, err)
+		return nil, fmt.Errorf("%w: cannot connect to the accessibility bus at %s: %v", ErrNoBus, addr, err)
 	}
 	return &Conn{bus: bus, timeout: opt.Timeout, log: opt.Logger, addr: addr}, nil
+}
+
+// dial connects and authenticates within timeout. godbus's handshake has no
+// deadline of its own: a bus that takes the connection but never answers
+// would hang it, so the connection is closed when the time is up.
+func dial(ctx context.Context, addr string, timeout time.Duration) (*dbus.Conn, error) {
+	// The connection outlives ctx: it is the session's.
+	conn, err := dbus.Dial(addr, dbus.WithContext(context.WithoutCancel(ctx)))
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := conn.Auth(nil)
+		if err == nil {
+			err = conn.Hello()
+		}
+		done <- err
+	}()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		return conn, nil
+	case <-t.C:
+		conn.Close()
+		return nil, fmt.Errorf("no answer within %s", timeout)
+	case <-ctx.Done():
+		conn.Close()
+		return nil, ctx.Err()
+	}
 }
 
 // BusAddress asks the session bus (org.a11y.Bus.GetAddress) where the
@@ -106,7 +141,7 @@ func BusAddress(ctx context.Context, timeout time.Duration) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	conn, err := dbus.Connect(sess, dbus.WithContext(ctx))
+	conn, err := dial(ctx, sess, timeout)
 	if err != nil {
 		return "", fmt.Errorf("%w: cannot connect to the session bus at %s: %v", ErrNoBus, sess, err)
 	}

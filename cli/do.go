@@ -21,12 +21,12 @@ type doFlags struct {
 	json    bool
 	allow   string
 	timeout time.Duration
+	desktop bool
 }
 
 func newDoCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f doFlags
 	cmd := &cobra.Command{
-		Use:   "do URL 'STEP; STEP…'",
 		Short: "Load a page, run steps on it and print what each step changed",
 		Long: `Load a page in a fresh browser, run steps on it, and print each step's diff:
 what the step changed, keyed by ref (SPEC §2). A step that changes nothing
@@ -39,27 +39,37 @@ A quoted string after whitespace is an argument, never part of the selector
 Actions: click, double_click, hover, type "text" [clear] [submit], press KEYS,
 select "option", check, uncheck, set_value "v", scroll [up|down|left|right]
 [N], drag "to-selector", upload "path"…, navigate "url" | back | forward |
-reload, tabs list|new ["url"]|switch N|close [N], wait SELECTOR [state] |
+reload, tabs list|new ["url"]|switch N|close [N], open_app CMD ["arg"…],
+activate WINDOW, wait SELECTOR [state] |
 wait text "…" | wait url "pattern" | wait quiet, evaluate "js", screenshot
 ["file.png"], extract [SELECTOR] markdown|text|table|links|form, dialog
 accept|dismiss ["text"], snapshot [SELECTOR] [full], find SELECTOR.
 
 The diffs go to stdout, nothing else; errors go to stderr and the exit code
 is non-zero. The first failing step stops the run.`,
+		Use: "do URL 'STEP; STEP…' | do --desktop 'STEP; STEP…'",
 		Example: `  canopy do http://127.0.0.1:8080/login 'type role:textbox name:Email "a@b.c"; click role:button name:"Sign in"'
   canopy do 127.0.0.1:8080/todo 'type role:textbox "milk" submit; check role:checkbox nth:1'
-  canopy do 127.0.0.1:8080/table 'click role:row name~:"User 0042" >> role:button name:Edit' --json`,
-		Args: cobra.ExactArgs(2),
+  canopy do 127.0.0.1:8080/table 'click role:row name~:"User 0042" >> role:button name:Edit' --json
+  canopy do --desktop 'open_app zenity "--entry"; type app:zenity >> role:textbox "milk"; click app:zenity >> role:button name:OK'`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			steps, err := action.ParseSteps(args[1])
+			if f.desktop != (len(args) == 1) {
+				return fmt.Errorf("give a URL and the steps, or --desktop and the steps")
+			}
+			steps, err := action.ParseSteps(args[len(args)-1])
 			if err != nil {
 				return err
+			}
+			if f.desktop {
+				return runDesktopDo(cmd.Context(), steps, f, stdout, stderr)
 			}
 			return runDo(cmd.Context(), args[0], steps, f, stdout, stderr)
 		},
 	}
 	f.register(cmd)
 	fl := cmd.Flags()
+	fl.BoolVar(&f.desktop, "desktop", false, "run the steps on the desktop ($DISPLAY): open_app, windows, dialogs; navigate starts a headful browser on it")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object per step (text, outcomes, timings)")
 	fl.StringVar(&f.allow, "allow", "", "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)")
 	fl.DurationVar(&f.timeout, "timeout", browser.DefaultLoadTimeout, "how long to wait for the page to load")
@@ -96,6 +106,12 @@ func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, st
 		return err
 	}
 	sess := session.New(b.Source(), policy.New(tier), session.Options{Logger: f.options(stderr).Logger})
+	return runSteps(ctx, sess, steps, f, stdout)
+}
+
+// runSteps runs steps one by one, printing each reply (or its JSON line);
+// the first failure stops the run.
+func runSteps(ctx context.Context, sess *session.Session, steps []action.Action, f doFlags, stdout io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	for i, st := range steps {
 		r, err := sess.Run(ctx, st)

@@ -21,6 +21,7 @@ type snapshotFlags struct {
 	budget  int
 	json    bool
 	timeout time.Duration
+	desktop bool
 }
 
 func newSnapshotCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -36,12 +37,19 @@ it. With --cdp and no URL, it reads the current tab of a running browser.`,
 		Example: `  canopy snapshot https://example.com
   canopy snapshot http://127.0.0.1:8080/users --budget 2000
   canopy snapshot http://127.0.0.1:8080/users --scope e12 --full
-  canopy snapshot --cdp http://127.0.0.1:9222`,
+  canopy snapshot --cdp http://127.0.0.1:9222
+  canopy snapshot --desktop --scope 'window:"Save File"'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			url := ""
 			if len(args) == 1 {
 				url = args[0]
+			}
+			if f.desktop {
+				if url != "" {
+					return fmt.Errorf("--desktop reads the desktop: give no URL")
+				}
+				return runDesktopSnapshot(cmd.Context(), f, stdout, stderr)
 			}
 			if url == "" && f.cdp == "" {
 				return fmt.Errorf("give a URL, or --cdp to read the current tab of a running browser")
@@ -55,7 +63,8 @@ it. With --cdp and no URL, it reads the current tab of a running browser.`,
 	f.register(cmd)
 	fl := cmd.Flags()
 	fl.BoolVar(&f.full, "full", false, "print everything: no budget, no elision")
-	fl.StringVar(&f.scope, "scope", "", "print only the subtree of this ref (e.g. e12)")
+	fl.StringVar(&f.scope, "scope", "", "print only the subtree of this ref (e.g. e12; with --desktop any selector, e.g. app:zenity)")
+	fl.BoolVar(&f.desktop, "desktop", false, "print the desktop's tree (apps, windows, controls over AT-SPI on $DISPLAY) instead of a page")
 	fl.IntVar(&f.budget, "budget", tree.DefaultBudget, "token budget of the snapshot")
 	fl.BoolVar(&f.json, "json", false, "print the node model and timings as JSON")
 	fl.DurationVar(&f.timeout, "timeout", browser.DefaultLoadTimeout, "how long to wait for the page to load")

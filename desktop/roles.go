@@ -158,14 +158,15 @@ func cleanName(s string) string {
 		}
 		b.WriteRune(rs[i])
 	}
-	out := b.String()
-	if w := strings.Fields(out); len(w)%2 == 0 && len(w) > 0 {
+	// GTK 4.8 joins the mnemonic label and the plain name, the mnemonic
+	// anywhere in a word: "Con_nect Connect".
+	if w := strings.Fields(strings.ReplaceAll(s, "_", "")); len(w)%2 == 0 && len(w) > 0 {
 		half := len(w) / 2
-		if strings.Join(w[:half], " ") == strings.Join(w[half:], " ") && strings.Contains(s, "_") {
+		if strings.Join(w[:half], " ") == strings.Join(w[half:], " ") {
 			return strings.Join(w[:half], " ")
 		}
 	}
-	return out
+	return b.String()
 }
 
 func isLetter(r rune) bool {

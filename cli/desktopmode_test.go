@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/canopy-dev/canopy/vdesk"
+)
+
+// onDesktop runs the test on a fresh virtual desktop of its own.
+func onDesktop(t *testing.T) {
+	t.Helper()
+	if err := vdesk.Check(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	d, err := vdesk.Up(ctx, vdesk.Options{Dir: t.TempDir() + "/d"})
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = d.Down(ctx)
+	})
+	for _, kv := range d.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	for _, k := range d.Unset() {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+}
+
+// TestDesktopDo drives a zenity dialog from `canopy do --desktop` and reads
+// the desktop with `canopy snapshot --desktop`: the same grammar and diffs
+// as on a page.
+func TestDesktopDo(t *testing.T) {
+	onDesktop(t)
+	code, out, errOut := run(t, "do", "--desktop",
+		`open_app zenity "--entry" "--title=Add item" "--text=Item name:"; type window:"Add item" >> role:textbox name:"Item name" "milk"; snapshot app:zenity`)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{`opened application "zenity"`, `opened dialog "Add item"`,
+		`~ textbox "Item name" e3: value "" → "milk"`, `textbox "Item name" e3 focused value="milk"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Nothing is left behind: the run's apps closed with it.
+	code, out, errOut = run(t, "snapshot", "--desktop")
+	if code != 0 {
+		t.Fatalf("snapshot --desktop: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "zenity") {
+		t.Errorf("zenity still on the desktop after the run:\n%s", out)
+	}
+	if code, _, errOut = run(t, "snapshot", "--desktop", "--scope", "app:nothing"); code != 1 || !strings.Contains(errOut, "no element matches app:nothing") {
+		t.Errorf("scope to a missing app: exit %d, %s", code, errOut)
+	}
+}
+
+// TestDesktopNoDisplay: without a display the desktop commands say what to
+// do and exit 2.
+func TestDesktopNoDisplay(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	code, _, errOut := run(t, "snapshot", "--desktop")
+	if code != ExitEnv || !strings.Contains(errOut, "canopy desktop up") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
