@@ -19,7 +19,7 @@ import (
 	"github.com/canopy-dev/canopy/tree"
 )
 
-// OpenAppTimeout caps how long open_app waits for the new window.
+// OpenAppTimeout is how long open_app waits for the new window by default.
 const OpenAppTimeout = 30 * time.Second
 
 // handOverWait is how long open_app waits for a window after the program
@@ -64,7 +64,7 @@ func (d *Desktop) openApp(ctx context.Context, a action.Action) (session.Output,
 	d.launched[cmd.Process.Pid] = l
 	d.mu.Unlock()
 
-	ctx, cancel := context.WithTimeout(ctx, OpenAppTimeout)
+	ctx, cancel := context.WithTimeout(ctx, d.appWait)
 	defer cancel()
 	exited := l.done
 	var handedOver <-chan time.Time
@@ -76,7 +76,7 @@ func (d *Desktop) openApp(ctx context.Context, a action.Action) (session.Output,
 		select {
 		case <-ctx.Done():
 			return session.Output{}, fmt.Errorf("started %s (pid %d), but no window of it appeared on the accessibility bus within %s (a GTK app must not run with NO_AT_BRIDGE=1; a Qt app needs QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1)%s",
-				a.Command, cmd.Process.Pid, OpenAppTimeout, out.tail())
+				a.Command, cmd.Process.Pid, d.appWait, out.tail())
 		case <-exited:
 			exited = nil
 			if l.err != nil {

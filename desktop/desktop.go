@@ -42,6 +42,9 @@ type Options struct {
 	// Refs is the ref table to use; nil makes one. Share one with a browser
 	// source when both are in one tree.
 	Refs *tree.Refs
+	// AppTimeout caps how long open_app waits for the new app's window
+	// (default OpenAppTimeout).
+	AppTimeout time.Duration
 	// SkipWeb leaves web documents' content out (their document node
 	// stays): the browser source reads pages over CDP, faster and richer
 	// than Chromium's AT-SPI tree of them, which its Cache never holds.
@@ -56,6 +59,7 @@ type Desktop struct {
 	refs    *tree.Refs
 	log     *slog.Logger
 	skipWeb bool
+	appWait time.Duration
 
 	mu sync.Mutex
 	// items maps a node's key to its object as last read, for acting.
@@ -79,6 +83,9 @@ func Open(ctx context.Context, opt Options) (*Desktop, error) {
 	if opt.Refs == nil {
 		opt.Refs = tree.NewRefs()
 	}
+	if opt.AppTimeout <= 0 {
+		opt.AppTimeout = OpenAppTimeout
+	}
 	if os.Getenv("DISPLAY") == "" {
 		return nil, fmt.Errorf("%w: no display: DISPLAY is not set (start a virtual desktop with `eval \"$(canopy desktop up)\"`)", ErrEnvironment)
 	}
@@ -92,7 +99,7 @@ func Open(ctx context.Context, opt Options) (*Desktop, error) {
 		conn.Close()
 		return nil, fmt.Errorf("%w: %w", ErrEnvironment, err)
 	}
-	d := &Desktop{conn: conn, events: ev, refs: opt.Refs, log: opt.Logger, skipWeb: opt.SkipWeb,
+	d := &Desktop{conn: conn, events: ev, refs: opt.Refs, log: opt.Logger, skipWeb: opt.SkipWeb, appWait: opt.AppTimeout,
 		items: map[string]*atspi.Item{}, windows: map[atspi.Ref]string{}, launched: map[int]*launched{}}
 	ch, unsub := ev.Subscribe()
 	done := make(chan struct{})

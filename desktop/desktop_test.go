@@ -158,6 +158,17 @@ func TestBadInput(t *testing.T) {
 	if !errors.Is(err, session.ErrStale) {
 		t.Errorf("click on a closed dialog's button: %v, want ErrStale", err)
 	}
+	// An app that never shows a window: a clear error at the cap, and the
+	// process is stopped with the session.
+	short, err := Open(ctx, Options{AppTimeout: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer short.Close()
+	ss := session.New(short, policy.New(action.Act), session.Options{})
+	if _, err := ss.Run(ctx, action.Action{Kind: action.OpenApp, Command: "sleep", Args: []string{"60"}}); err == nil || !strings.Contains(err.Error(), "no window of it appeared") {
+		t.Errorf("open_app of a windowless program: %v", err)
+	}
 	// The session is still usable.
 	if _, err := s.Run(ctx, action.Action{Kind: action.Snapshot}); err != nil {
 		t.Errorf("snapshot after errors: %v", err)
