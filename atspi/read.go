@@ -168,7 +168,11 @@ func (c *Conn) complete(ctx context.Context, t *Tree, opt ReadOptions) error {
 		// Objects whose children the cache does not fully hold.
 		var short []*Item
 		for _, it := range level {
-			if (opt.Descend == nil || opt.Descend(it)) && len(it.Children) < it.ChildCount {
+			// GTK 3's cache leaves out the children of containers that
+			// manage their descendants, and counts them as -1.
+			missing := len(it.Children) < it.ChildCount || it.ChildCount < 0 ||
+				t.Cached && it.States.Has(StateManagesDescendants)
+			if (opt.Descend == nil || opt.Descend(it)) && missing {
 				short = append(short, it)
 			}
 		}

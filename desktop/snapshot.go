@@ -153,9 +153,14 @@ func (d *Desktop) descend(it *atspi.Item) bool {
 	return it.States.Has(atspi.StateShowing) || it.States.Has(atspi.StateVisible) || it.Role == atspi.RoleApplication
 }
 
-// usesShowing reports whether any object of the tree is showing.
+// usesShowing reports whether the app sets the showing state below its
+// windows. GTK 4.8 sets it on top-level windows only, and otherwise only
+// visible.
 func usesShowing(t *atspi.Tree) bool {
 	for _, it := range t.Items {
+		if it.Ref == t.Root || it.Parent == t.Root || it.Role == atspi.RoleApplication {
+			continue
+		}
 		if it.States.Has(atspi.StateShowing) {
 			return true
 		}
