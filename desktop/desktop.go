@@ -67,6 +67,10 @@ type Desktop struct {
 	// windows are top-level windows announced by events (window:create,
 	// focus) that the desktop root may not list, by their app's bus name.
 	windows map[atspi.Ref]string
+	// cache holds each application's subtree as last read; dirty marks
+	// the bus names that sent events since.
+	cache map[atspi.Ref]*readApp
+	dirty map[string]bool
 	// launched are the processes open_app started, by pid.
 	launched map[int]*launched
 	x        *xinput.Display
@@ -100,7 +104,8 @@ func Open(ctx context.Context, opt Options) (*Desktop, error) {
 		return nil, fmt.Errorf("%w: %w", ErrEnvironment, err)
 	}
 	d := &Desktop{conn: conn, events: ev, refs: opt.Refs, log: opt.Logger, skipWeb: opt.SkipWeb, appWait: opt.AppTimeout,
-		items: map[string]*atspi.Item{}, windows: map[atspi.Ref]string{}, launched: map[int]*launched{}}
+		items: map[string]*atspi.Item{}, windows: map[atspi.Ref]string{}, launched: map[int]*launched{},
+		cache: map[atspi.Ref]*readApp{}, dirty: map[string]bool{}}
 	ch, unsub := ev.Subscribe()
 	done := make(chan struct{})
 	go d.track(ch, done)
@@ -140,14 +145,18 @@ func (d *Desktop) IsWebDocument(n *tree.Node) bool {
 	return ok && it.Role == atspi.RoleDocumentWeb
 }
 
-// track remembers windows that events announce, so a snapshot can show
-// windows that hang outside the desktop root.
+// track marks applications that sent events as changed (so the next
+// snapshot reads them again) and remembers windows that events announce,
+// so a snapshot can show windows that hang outside the desktop root.
 func (d *Desktop) track(ch <-chan atspi.Event, done <-chan struct{}) {
 	for {
 		select {
 		case <-done:
 			return
 		case e := <-ch:
+			d.mu.Lock()
+			d.dirty[e.Source.Bus] = true
+			d.mu.Unlock()
 			switch {
 			case e.Type == "window:create" || e.Type == "window:activate":
 				d.mu.Lock()

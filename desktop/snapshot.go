@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -32,37 +33,82 @@ type app struct {
 // desktop → applications → windows → controls. Hidden objects are left
 // out. full is accepted for the Source interface; a desktop is always read
 // whole.
+//
+// An application that sent no event since it was last read is not read
+// again: its subtree from then is reused (see [Desktop.track]). An action
+// on one app then costs one app's read, however many others are open.
 func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, error) {
-	apps, err := d.readApps(ctx)
+	refs, err := d.conn.Apps(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listing the desktop's applications: %w", err)
+	}
+	reuse := map[atspi.Ref]*readApp{}
+	var stale []atspi.Ref
+	d.mu.Lock()
+	for _, r := range refs {
+		if c := d.cache[r]; c != nil && !d.dirty[r.Bus] {
+			reuse[r] = c
+			continue
+		}
+		// Cleared before reading: an event during the read marks it again.
+		d.dirty[r.Bus] = false
+		stale = append(stale, r)
+	}
+	d.mu.Unlock()
+	apps, err := d.readApps(ctx, stale)
 	if err != nil {
 		return nil, err
 	}
-	root := &tree.Node{Role: "desktop", Name: os.Getenv("DISPLAY")}
-	items := map[string]*atspi.Item{}
+	fresh := map[atspi.Ref]*readApp{}
 	for _, a := range apps {
 		if a.err != nil {
 			d.log.Debug("desktop: app not readable", "app", a.root, "err", a.err)
 			continue
 		}
+		items := map[string]*atspi.Item{}
 		if n := d.appNode(a, items); n != nil {
-			root.Children = append(root.Children, n)
+			fresh[a.root] = &readApp{node: n, items: items, keep: a.showing}
 		}
 	}
+	root := &tree.Node{Role: "desktop", Name: os.Getenv("DISPLAY")}
+	items := map[string]*atspi.Item{}
+	cache := map[atspi.Ref]*readApp{}
+	for _, r := range refs {
+		c := reuse[r]
+		if c == nil {
+			c = fresh[r]
+		}
+		if c == nil {
+			continue
+		}
+		root.Children = append(root.Children, c.node)
+		maps.Copy(items, c.items)
+		if c.keep {
+			cache[r] = c
+		}
+	}
+	// Clean is idempotent, so reused subtrees pass through unchanged.
 	tree.Clean(root)
 	d.refs.Assign(root)
 	d.mu.Lock()
 	d.items = items
+	d.cache = cache
 	d.mu.Unlock()
 	return &tree.Snapshot{Header: tree.Header{Kind: "desktop", Title: os.Getenv("DISPLAY")}, Root: root}, nil
 }
 
-// readApps reads every registered application, and the windows events
-// announced that no application root lists, all at once.
-func (d *Desktop) readApps(ctx context.Context) ([]*app, error) {
-	refs, err := d.conn.Apps(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("listing the desktop's applications: %w", err)
-	}
+// readApp is an application as last shown: its subtree and objects. keep
+// says it may be reused while the app sends no events (not for apps whose
+// windows' visibility only the X server knows).
+type readApp struct {
+	node  *tree.Node
+	items map[string]*atspi.Item
+	keep  bool
+}
+
+// readApps reads the given applications, and the windows events announced
+// that no application root lists, all at once.
+func (d *Desktop) readApps(ctx context.Context, refs []atspi.Ref) ([]*app, error) {
 	apps := make([]*app, len(refs))
 	var wg sync.WaitGroup
 	for i, r := range refs {
