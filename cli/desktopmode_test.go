@@ -78,3 +78,35 @@ func TestDesktopNoDisplay(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestMCPDesktopBringsUpADisplay: `canopy mcp --desktop` with no DISPLAY
+// starts its own virtual desktop, serves it, and takes it down at exit.
+func TestMCPDesktopBringsUpADisplay(t *testing.T) {
+	if err := vdesk.Check(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	t.Setenv("DISPLAY", "")
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("CANOPY_DESKTOP", "")
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"snapshot","arguments":{}}}`,
+	}, "\n") + "\n"
+	var out, errb strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	code := Main(ctx, []string{"mcp", "--desktop"}, strings.NewReader(in), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "started a virtual desktop on :") {
+		t.Errorf("stderr does not say a desktop was started: %s", errb.String())
+	}
+	if !strings.Contains(out.String(), `desktop \":`) {
+		t.Errorf("the snapshot is not the desktop's:\n%s", out.String())
+	}
+}

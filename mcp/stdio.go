@@ -32,7 +32,7 @@ type lineTransport struct {
 
 // Connect starts reading lines.
 func (t *lineTransport) Connect(ctx context.Context) (sdk.Connection, error) {
-	c := &lineConn{out: t.out, log: t.log, lines: make(chan []byte), closed: make(chan struct{})}
+	c := &lineConn{out: t.out, log: t.log, lines: make(chan []byte), closed: make(chan struct{}), settled: make(chan struct{}, 1)}
 	go c.readLines(t.in)
 	return c, nil
 }
@@ -46,6 +46,12 @@ type lineConn struct {
 	writeMu   sync.Mutex
 	closeOnce sync.Once
 	closed    chan struct{}
+
+	// pending counts requests read and not yet answered: at end of input
+	// Read waits for them, so `printf … | canopy mcp` gets every reply.
+	pendMu  sync.Mutex
+	pending int
+	settled chan struct{} // signalled when pending drops
 }
 
 // readLines feeds lines to Read until EOF, an error, or Close.
@@ -103,13 +109,39 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				if c.rerr != nil {
 					return nil, c.rerr
 				}
+				c.drain(ctx)
 				return nil, io.EOF
 			}
 			msg, err := jsonrpc.DecodeMessage(line)
 			if err == nil {
+				if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+					c.pendMu.Lock()
+					c.pending++
+					c.pendMu.Unlock()
+				}
 				return msg, nil
 			}
 			c.invalid(line, err)
+		}
+	}
+}
+
+// drain waits, at end of input, until every request read has been
+// answered (or the connection closes, or ctx ends).
+func (c *lineConn) drain(ctx context.Context) {
+	for {
+		c.pendMu.Lock()
+		n := c.pending
+		c.pendMu.Unlock()
+		if n <= 0 {
+			return
+		}
+		select {
+		case <-c.settled:
+		case <-c.closed:
+			return
+		case <-ctx.Done():
+			return
 		}
 	}
 }
@@ -155,7 +187,17 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return err
 	}
-	return c.writeLine(data)
+	err = c.writeLine(data)
+	if _, ok := msg.(*jsonrpc.Response); ok {
+		c.pendMu.Lock()
+		c.pending--
+		c.pendMu.Unlock()
+		select {
+		case c.settled <- struct{}{}:
+		default:
+		}
+	}
+	return err
 }
 
 func (c *lineConn) writeLine(data []byte) error {
