@@ -196,6 +196,11 @@ func (d *Desktop) descend(it *atspi.Item) bool {
 	if d.skipWeb && it.Role == atspi.RoleDocumentWeb {
 		return false
 	}
+	if it.Role == atspi.RoleMenu && !it.States.Has(atspi.StateShowing) {
+		// A closed menu: LibreOffice's hold ~800 objects that a cache
+		// started after canopy's listener leaves out, all "visible".
+		return false
+	}
 	return it.States.Has(atspi.StateShowing) || it.States.Has(atspi.StateVisible) || it.Role == atspi.RoleApplication
 }
 
