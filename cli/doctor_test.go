@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -107,33 +106,10 @@ func TestDoctorCmdArgs(t *testing.T) {
 // TestDoctorCmdHealthy: on a fresh virtual desktop with a browser, doctor
 // succeeds.
 func TestDoctorCmdHealthy(t *testing.T) {
-	if err := vdesk.Check(); err != nil {
-		t.Skip(err)
-	}
 	if _, err := exec.LookPath("chromium"); err != nil {
 		t.Skip("chromium is not installed")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	d, err := vdesk.Up(ctx, vdesk.Options{Dir: t.TempDir() + "/d"})
-	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if err := d.Down(ctx); err != nil {
-			t.Error(err)
-		}
-	})
-	for _, kv := range d.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	for _, k := range d.Unset() {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
+	onDesktop(t)
 	t.Setenv("CANOPY_CHROMIUM", "")
 
 	out, err := runDoctor(t)

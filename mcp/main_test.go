@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/canopy-dev/canopy/internal/goldentest"
+	"github.com/canopy-dev/canopy/internal/mcptest"
 	"github.com/canopy-dev/canopy/internal/site"
 )
 
@@ -47,47 +47,13 @@ func newServer(t *testing.T, opt Options) *Server {
 }
 
 // connect starts s on in-memory transports and returns a client session.
-func connect(t *testing.T, s *Server) *sdk.ClientSession {
-	t.Helper()
-	ctx := context.Background()
-	st, ct := sdk.NewInMemoryTransports()
-	ss, err := s.SDK().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil)
-	cs, err := c.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
+func connect(t *testing.T, s *Server) *sdk.ClientSession { return mcptest.Connect(t, s.SDK()) }
 
 // call calls a tool and returns its text content and whether it is an
 // error result. A protocol error fails the test.
 func call(t *testing.T, cs *sdk.ClientSession, tool string, args map[string]any) (string, bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: protocol error: %v", tool, err)
-	}
-	if len(res.Meta) > 0 {
-		t.Errorf("%s: result carries _meta %v; replies must be the text alone", tool, res.Meta)
-	}
-	if res.StructuredContent != nil {
-		t.Errorf("%s: has structuredContent; replies must be text only", tool)
-	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*sdk.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String(), res.IsError
+	return mcptest.Call(t, cs, tool, args)
 }
 
 // golden compares got with testdata/NAME, after replacing the test site's

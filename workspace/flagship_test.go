@@ -1,7 +1,6 @@
 package workspace_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/internal/mcptest"
 	"github.com/canopy-dev/canopy/internal/site"
 	"github.com/canopy-dev/canopy/mcp"
 )
@@ -42,7 +42,7 @@ func flagship(t *testing.T, mode string, browserArgs []string) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	cs := connect(t, srv)
+	cs := mcptest.Connect(t, srv.SDK())
 
 	r := call(t, cs, "navigate", map[string]any{"url": testSite.URL("/download.html")})
 	if !strings.Contains(r, `link "Download report"`) {
@@ -82,44 +82,14 @@ func flagship(t *testing.T, mode string, browserArgs []string) {
 	waitFile(t, path, site.ReportText+"edited by canopy\n")
 }
 
-// connect starts s on in-memory transports and returns a client session.
-func connect(t *testing.T, s *mcp.Server) *sdk.ClientSession {
-	t.Helper()
-	ctx := context.Background()
-	st, ct := sdk.NewInMemoryTransports()
-	ss, err := s.SDK().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil)
-	cs, err := c.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
 // call calls a tool and returns its text; a tool error fails the test.
 func call(t *testing.T, cs *sdk.ClientSession, tool string, args map[string]any) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", tool, err)
+	text, isErr := mcptest.Call(t, cs, tool, args)
+	if isErr {
+		t.Fatalf("%s %v: %s", tool, args, text)
 	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*sdk.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	if res.IsError {
-		t.Fatalf("%s %v: %s", tool, args, b.String())
-	}
-	return b.String()
+	return text
 }
 
 // waitFile waits until path holds want. The file is written by another
