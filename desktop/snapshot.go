@@ -44,9 +44,19 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 	}
 	reuse := map[atspi.Ref]*readApp{}
 	var stale []atspi.Ref
+	titles := ""
+	d.mu.Lock()
+	needTitles := false
+	for _, c := range d.cache {
+		needTitles = needTitles || c.titles != ""
+	}
+	d.mu.Unlock()
+	if needTitles {
+		titles = titleKey(d.mappedTitles(ctx))
+	}
 	d.mu.Lock()
 	for _, r := range refs {
-		if c := d.cache[r]; c != nil && !d.dirty[r.Bus] {
+		if c := d.cache[r]; c != nil && !d.dirty[r.Bus] && (c.titles == "" || c.titles == titles) {
 			reuse[r] = c
 			continue
 		}
@@ -67,7 +77,13 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 		}
 		items := map[string]*atspi.Item{}
 		if n := d.appNode(a, items); n != nil {
-			fresh[a.root] = &readApp{node: n, items: items, keep: a.showing}
+			ra := &readApp{node: n, items: items, keep: a.showing || a.mapped != nil}
+			if !a.showing {
+				// Windows shown by the X server's word: reused only while
+				// the same windows are mapped.
+				ra.titles = titleKey(a.mapped)
+			}
+			fresh[a.root] = ra
 		}
 	}
 	root := &tree.Node{Role: "desktop", Name: os.Getenv("DISPLAY")}
@@ -98,12 +114,20 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 }
 
 // readApp is an application as last shown: its subtree and objects. keep
-// says it may be reused while the app sends no events (not for apps whose
-// windows' visibility only the X server knows).
+// says it may be reused while the app sends no events; titles, for an app
+// whose windows' visibility only the X server knows, are the mapped
+// windows it was read with.
 type readApp struct {
-	node  *tree.Node
-	items map[string]*atspi.Item
-	keep  bool
+	node   *tree.Node
+	items  map[string]*atspi.Item
+	keep   bool
+	titles string
+}
+
+// titleKey is a set of window titles as one comparable string.
+func titleKey(m map[string]bool) string {
+	ts := slices.Sorted(maps.Keys(m))
+	return "\x00" + strings.Join(ts, "\x00")
 }
 
 // readApps reads the given applications, and the windows events announced
