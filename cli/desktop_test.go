@@ -12,21 +12,27 @@ import (
 	"time"
 
 	"github.com/canopy-dev/canopy/vdesk"
+	"github.com/spf13/cobra"
 )
 
 // runDesktop runs `canopy desktop ARGS` through the cobra command alone.
 func runDesktop(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	cmd := newDesktopCmd(&out, &errb)
+	err = runCmd(newDesktopCmd(&out, &errb), &out, &errb, args...)
+	return out.String(), errb.String(), err
+}
+
+// runCmd runs one cobra command with args, its output into out and errb,
+// within a minute.
+func runCmd(cmd *cobra.Command, out, errb *bytes.Buffer, args ...string) error {
 	cmd.SetArgs(args)
-	cmd.SetOut(&out)
-	cmd.SetErr(&errb)
+	cmd.SetOut(out)
+	cmd.SetErr(errb)
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	err = cmd.ExecuteContext(ctx)
-	return out.String(), errb.String(), err
+	return cmd.ExecuteContext(ctx)
 }
 
 // shellVar evals exports in sh and prints a variable, to check that the

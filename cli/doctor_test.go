@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"os/exec"
@@ -18,15 +17,8 @@ import (
 func runDoctor(t *testing.T, args ...string) (stdout string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	cmd := newDoctorCmd(&out, &errb)
-	cmd.SetArgs(args)
-	cmd.SetOut(&out)
-	cmd.SetErr(&errb)
-	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
 	start := time.Now()
-	err = cmd.ExecuteContext(ctx)
+	err = runCmd(newDoctorCmd(&out, &errb), &out, &errb, args...)
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("canopy doctor took %v", d)
 	}

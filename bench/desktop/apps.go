@@ -171,19 +171,29 @@ func (b *bench) find(ctx context.Context, p *proc) (atspi.Ref, int, error) {
 	return atspi.Ref{}, 0, nil
 }
 
-// sessionOf reads a process's session id (field 6 of /proc/PID/stat).
-func sessionOf(pid int) (int, error) {
+// statFields reads /proc/PID/stat's fields after the command name: f[0] is
+// field 3. It fails when there are fewer than n.
+func statFields(pid, n int) ([]string, error) {
 	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	i := bytes.LastIndexByte(raw, ')')
 	if i < 0 {
-		return 0, errors.New("malformed stat")
+		return nil, errors.New("malformed stat")
 	}
-	f := strings.Fields(string(raw[i+1:])) // f[0] is field 3
-	if len(f) < 4 {
-		return 0, errors.New("malformed stat")
+	f := strings.Fields(string(raw[i+1:]))
+	if len(f) < n {
+		return nil, errors.New("malformed stat")
+	}
+	return f, nil
+}
+
+// sessionOf reads a process's session id (field 6 of /proc/PID/stat).
+func sessionOf(pid int) (int, error) {
+	f, err := statFields(pid, 4)
+	if err != nil {
+		return 0, err
 	}
 	return strconv.Atoi(f[3])
 }
@@ -263,17 +273,9 @@ func (b *bench) idle(ctx context.Context, pid int) bool {
 // cpuTicks is a process's user plus system time (fields 14 and 15 of
 // /proc/PID/stat), in clock ticks.
 func cpuTicks(pid int) (uint64, error) {
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	f, err := statFields(pid, 13)
 	if err != nil {
 		return 0, err
-	}
-	i := bytes.LastIndexByte(raw, ')')
-	if i < 0 {
-		return 0, errors.New("malformed stat")
-	}
-	f := strings.Fields(string(raw[i+1:])) // f[0] is field 3
-	if len(f) < 13 {
-		return 0, errors.New("malformed stat")
 	}
 	u, err1 := strconv.ParseUint(f[11], 10, 64)
 	s, err2 := strconv.ParseUint(f[12], 10, 64)
