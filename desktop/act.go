@@ -121,8 +121,8 @@ func (d *Desktop) pointer(ctx context.Context, it *atspi.Item, n *tree.Node, a a
 	if err != nil {
 		return err
 	}
-	if err := disp.RaiseAndFocusAt(ctx, x, y); err != nil {
-		d.log.Debug("desktop: raise failed", "err", err)
+	if err := d.aim(ctx, disp, it, x, y); err != nil {
+		return err
 	}
 	if a.Kind == action.Hover {
 		return disp.Move(ctx, x, y)
@@ -196,11 +196,12 @@ func (d *Desktop) windowMapped(ctx context.Context, win *atspi.Item, st atspi.St
 	if !st.Has(atspi.StateVisible) {
 		return false
 	}
-	titles := d.mappedTitles(ctx)
+	titles := titlesOf(d.xWindows(ctx))
 	return titles == nil || titles[cleanName(win.Name)]
 }
 
-// centre returns the middle of the object's box on screen, read now.
+// centre returns the middle of the object's box on screen, read now (the
+// snapshot's box when the app does not say).
 func (d *Desktop) centre(ctx context.Context, it *atspi.Item, n *tree.Node) (int, int, error) {
 	r, err := d.conn.Extents(ctx, it.Ref)
 	if err != nil || r.W <= 0 || r.H <= 0 || r.X < -1<<20 {
@@ -210,7 +211,8 @@ func (d *Desktop) centre(ctx context.Context, it *atspi.Item, n *tree.Node) (int
 		}
 		return 0, 0, &session.ActionError{Reason: "it has no box on screen (it is hidden or off-screen)", Err: err}
 	}
-	return int(r.X + r.W/2), int(r.Y + r.H/2), nil
+	dx, dy := d.screenOffset(ctx, it)
+	return int(r.X+r.W/2) + dx, int(r.Y+r.H/2) + dy, nil
 }
 
 // typeText types into a text box: through EditableText where the object
@@ -312,7 +314,7 @@ func (d *Desktop) focus(ctx context.Context, it *atspi.Item, n *tree.Node) error
 	}
 	if cerr == nil {
 		// Without a window manager, X focus must be moved by hand.
-		_ = disp.RaiseAndFocusAt(ctx, x, y)
+		d.raise(ctx, disp, it, x, y)
 	}
 	if it.Has("Component") {
 		if err := d.conn.GrabFocus(ctx, it.Ref); err == nil {
@@ -386,6 +388,9 @@ func (d *Desktop) scroll(ctx context.Context, it *atspi.Item, n *tree.Node, a ac
 	if err != nil {
 		return err
 	}
+	if err := d.aim(ctx, disp, it, x, y); err != nil {
+		return err
+	}
 	steps := max(a.Amount/40, 3)
 	dx, dy := 0, steps
 	switch a.Direction {
@@ -416,6 +421,9 @@ func (d *Desktop) drag(ctx context.Context, from, to *tree.Node) error {
 	}
 	disp, err := d.display()
 	if err != nil {
+		return err
+	}
+	if err := d.aim(ctx, disp, a, x1, y1); err != nil {
 		return err
 	}
 	return disp.Drag(ctx, x1, y1, x2, y2)

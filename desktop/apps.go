@@ -154,17 +154,33 @@ func appEnv() []string {
 	return append(env, "QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1")
 }
 
-// activate brings a window to the front and gives it keyboard focus.
+// activate brings a window to the front and gives it keyboard focus: the X
+// window that shows the object's top-level window, else the one at the
+// object's centre.
 func (d *Desktop) activate(ctx context.Context, it *atspi.Item, n *tree.Node) error {
-	x, y, err := d.centre(ctx, it, n)
-	if err != nil {
-		return err
-	}
 	disp, err := d.display()
 	if err != nil {
 		return err
 	}
-	if err := disp.RaiseAndFocusAt(ctx, x, y); err != nil {
+	win := d.windowOf(it)
+	if win == nil {
+		win = it
+	}
+	if r, err := d.conn.Extents(ctx, win.Ref); err == nil {
+		w := *win
+		w.Extents, w.HasExtents = r, true
+		win = &w
+	}
+	if xw, ok := xWindowOf(d.appInfo(ctx, it.Ref.Bus), win, d.xWindows(ctx)); ok {
+		err = disp.Raise(ctx, xw.ID)
+	} else {
+		x, y, cerr := d.centre(ctx, it, n)
+		if cerr != nil {
+			return cerr
+		}
+		err = disp.RaiseAndFocusAt(ctx, x, y)
+	}
+	if err != nil {
 		return err
 	}
 	if it.Has("Component") {

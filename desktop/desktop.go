@@ -73,8 +73,10 @@ type Desktop struct {
 	dirty map[string]bool
 	// launched are the processes open_app started, by pid.
 	launched map[int]*launched
-	x        *xinput.Display
-	stop     func()
+	// apps holds each application's process and coordinate kind.
+	apps appInfos
+	x    *xinput.Display
+	stop func()
 }
 
 // Open connects to the desktop's accessibility bus and starts listening.

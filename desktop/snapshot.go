@@ -13,6 +13,7 @@ import (
 
 	"github.com/canopy-dev/canopy/atspi"
 	"github.com/canopy-dev/canopy/tree"
+	"github.com/canopy-dev/canopy/xinput"
 )
 
 // app is one application as read for a snapshot.
@@ -26,7 +27,11 @@ type app struct {
 	// mapped are the titles of viewable X windows, for apps that do not
 	// say showing: GTK 4.8 keeps a closed dialog "visible".
 	mapped map[string]bool
-	err    error
+	// xwins are the X windows, for apps that need them: those that do not
+	// say showing, and those whose boxes are window-relative.
+	xwins []xinput.Window
+	info  appInfo
+	err   error
 }
 
 // Snapshot reads every application's windows and controls as one tree:
@@ -44,19 +49,21 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 	}
 	reuse := map[atspi.Ref]*readApp{}
 	var stale []atspi.Ref
-	titles := ""
 	d.mu.Lock()
-	needTitles := false
+	needWindows := false
 	for _, c := range d.cache {
-		needTitles = needTitles || c.titles != ""
+		needWindows = needWindows || c.windows != ""
 	}
 	d.mu.Unlock()
-	if needTitles {
-		titles = titleKey(d.mappedTitles(ctx))
+	var wins []xinput.Window
+	key := ""
+	if needWindows {
+		wins = d.xWindows(ctx)
+		key = windowsKey(wins)
 	}
 	d.mu.Lock()
 	for _, r := range refs {
-		if c := d.cache[r]; c != nil && !d.dirty[r.Bus] && (c.titles == "" || c.titles == titles) {
+		if c := d.cache[r]; c != nil && !d.dirty[r.Bus] && (c.windows == "" || c.windows == key) {
 			reuse[r] = c
 			continue
 		}
@@ -65,7 +72,7 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 		stale = append(stale, r)
 	}
 	d.mu.Unlock()
-	apps, err := d.readApps(ctx, stale)
+	apps, err := d.readApps(ctx, stale, wins)
 	if err != nil {
 		return nil, err
 	}
@@ -77,11 +84,11 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 		}
 		items := map[string]*atspi.Item{}
 		if n := d.appNode(a, items); n != nil {
-			ra := &readApp{node: n, items: items, keep: a.showing || a.mapped != nil}
-			if !a.showing {
-				// Windows shown by the X server's word: reused only while
-				// the same windows are mapped.
-				ra.titles = titleKey(a.mapped)
+			ra := &readApp{node: n, items: items, keep: a.showing || a.xwins != nil}
+			if a.xwins != nil {
+				// Shown or placed by the X server's word: reused only
+				// while the same windows are mapped in the same places.
+				ra.windows = windowsKey(a.xwins)
 			}
 			fresh[a.root] = ra
 		}
@@ -114,25 +121,20 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 }
 
 // readApp is an application as last shown: its subtree and objects. keep
-// says it may be reused while the app sends no events; titles, for an app
-// whose windows' visibility only the X server knows, are the mapped
-// windows it was read with.
+// says it may be reused while the app sends no events; windows, for an app
+// whose windows only the X server can show or place, are the mapped
+// windows it was read with (windowsKey).
 type readApp struct {
-	node   *tree.Node
-	items  map[string]*atspi.Item
-	keep   bool
-	titles string
-}
-
-// titleKey is a set of window titles as one comparable string.
-func titleKey(m map[string]bool) string {
-	ts := slices.Sorted(maps.Keys(m))
-	return "\x00" + strings.Join(ts, "\x00")
+	node    *tree.Node
+	items   map[string]*atspi.Item
+	keep    bool
+	windows string
 }
 
 // readApps reads the given applications, and the windows events announced
-// that no application root lists, all at once.
-func (d *Desktop) readApps(ctx context.Context, refs []atspi.Ref) ([]*app, error) {
+// that no application root lists, all at once. wins are the X windows if
+// already listed.
+func (d *Desktop) readApps(ctx context.Context, refs []atspi.Ref, wins []xinput.Window) ([]*app, error) {
 	apps := make([]*app, len(refs))
 	var wg sync.WaitGroup
 	for i, r := range refs {
@@ -141,6 +143,7 @@ func (d *Desktop) readApps(ctx context.Context, refs []atspi.Ref) ([]*app, error
 		go func(a *app) {
 			defer wg.Done()
 			a.tree, a.err = d.conn.ReadApp(ctx, a.root, atspi.ReadOptions{Descend: d.descend})
+			a.info = d.appInfo(ctx, a.root.Bus)
 		}(apps[i])
 	}
 	wg.Wait()
@@ -148,16 +151,18 @@ func (d *Desktop) readApps(ctx context.Context, refs []atspi.Ref) ([]*app, error
 		return nil, err
 	}
 	d.addStrayWindows(ctx, apps)
-	var mapped map[string]bool
 	for _, a := range apps {
 		if a.tree == nil {
 			continue
 		}
-		if a.showing = usesShowing(a.tree); !a.showing {
-			if mapped == nil {
-				mapped = d.mappedTitles(ctx)
+		if a.showing = usesShowing(a.tree); !a.showing || a.info.relative {
+			if wins == nil {
+				wins = d.xWindows(ctx)
 			}
-			a.mapped = mapped
+			a.xwins = wins
+			if !a.showing {
+				a.mapped = titlesOf(wins)
+			}
 		}
 	}
 	return apps, nil
@@ -241,24 +246,6 @@ func usesShowing(t *atspi.Tree) bool {
 		}
 	}
 	return false
-}
-
-// mappedTitles returns the titles of the viewable top-level X windows, or
-// nil when the display cannot be asked.
-func (d *Desktop) mappedTitles(ctx context.Context) map[string]bool {
-	disp, err := d.display()
-	if err != nil {
-		return nil
-	}
-	wins, err := disp.Windows(ctx)
-	if err != nil {
-		return nil
-	}
-	m := map[string]bool{}
-	for _, w := range wins {
-		m[cleanName(w.Title)] = true
-	}
-	return m
 }
 
 // windowShown says whether a top-level window is on screen. An app that
@@ -350,21 +337,25 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 		n.Children = labelControls(n.Children)
 		return n
 	}
+	top := func(t *atspi.Tree, w atspi.Ref) {
+		it := t.Items[w]
+		if it == nil || !a.windowShown(it) {
+			return
+		}
+		n := build(t, w, true)
+		if n == nil {
+			return
+		}
+		if dx, dy, ok := origin(a.info, it, a.xwins); ok {
+			shift(n, dx, dy)
+		}
+		appN.Children = append(appN.Children, n)
+	}
 	for _, w := range rootItem.Children {
-		if it := a.tree.Items[w]; it == nil || !a.windowShown(it) {
-			continue
-		}
-		if n := build(a.tree, w, true); n != nil {
-			appN.Children = append(appN.Children, n)
-		}
+		top(a.tree, w)
 	}
 	for _, t := range a.extra {
-		if it := t.Items[t.Root]; it == nil || !a.windowShown(it) {
-			continue
-		}
-		if n := build(t, t.Root, true); n != nil {
-			appN.Children = append(appN.Children, n)
-		}
+		top(t, t.Root)
 	}
 	return appN
 }

@@ -2,20 +2,50 @@ package xinput
 
 import (
 	"context"
+	"encoding/binary"
+	"fmt"
 
 	"github.com/jezek/xgb/xproto"
 )
 
-// Window is a viewable top-level window: its title and box on the screen.
+// Window is a viewable top-level window: who owns it and where it is.
 type Window struct {
-	Title      string
+	// ID is the root's child: the window itself, or the frame a window
+	// manager put around it. Raise this one.
+	ID uint32
+	// Title is _NET_WM_NAME, else WM_NAME.
+	Title string
+	// PID is the owning process (_NET_WM_PID), 0 when the window does not
+	// say. GTK sets it on popups and menus too, so it tells an
+	// application's own windows from another's.
+	PID int
+	// Override says the window is override-redirect: a menu, a tooltip or
+	// a drop-down, which no window manager moves or focuses.
+	Override bool
+	// X, Y, W, H are the client window's box on the screen.
 	X, Y, W, H int
+	// Frame is the part of the box that the toolkit drew around its
+	// content itself (_GTK_FRAME_EXTENTS: shadows, resize borders), zero
+	// when the window does not say.
+	Frame Extents
 }
 
-// Windows lists the viewable top-level windows (children of the root),
-// bottom to top. An accessibility tree cannot always tell a hidden window
-// from a shown one (GTK 4.8 keeps a closed dialog "visible" and never says
-// "showing"); the X server can. Titles are _NET_WM_NAME, else WM_NAME.
+// Extents are the widths of a box's four margins.
+type Extents struct{ Left, Right, Top, Bottom int }
+
+// Contains says whether x,y is in the window's box.
+func (w Window) Contains(x, y int) bool {
+	return x >= w.X && y >= w.Y && x < w.X+w.W && y < w.Y+w.H
+}
+
+// Windows lists the viewable top-level windows, bottom to top. An
+// accessibility tree cannot always tell a hidden window from a shown one
+// (GTK 4.8 keeps a closed dialog "visible" and never says "showing"), nor
+// where a window is (GTK 4.8 gives boxes relative to the window); the X
+// server can.
+//
+// Under a window manager the root's children are its frames: a frame that
+// has neither title nor owner is looked into for the client window.
 func (d *Display) Windows(ctx context.Context) ([]Window, error) {
 	if err := d.lock(); err != nil {
 		return nil, err
@@ -24,44 +54,198 @@ func (d *Display) Windows(ctx context.Context) ([]Window, error) {
 	return await(ctx, d.windows)
 }
 
+// WindowAt returns the topmost viewable top-level window that holds x,y:
+// the one a click there would reach.
+func (d *Display) WindowAt(ctx context.Context, x, y int) (Window, error) {
+	wins, err := d.Windows(ctx)
+	if err != nil {
+		return Window{}, err
+	}
+	for i := len(wins) - 1; i >= 0; i-- {
+		if wins[i].Contains(x, y) {
+			return wins[i], nil
+		}
+	}
+	return Window{}, fmt.Errorf("no window at %d,%d (only the root window is there)", x, y)
+}
+
+// Raise raises a top-level window (a Window's ID) above every other normal
+// window and, unless it is override-redirect, gives it the input focus:
+// what a window manager does on a click. Without one (plain Xvfb) this is
+// how a window is brought forward before input goes to it by coordinates.
+//
+// Override-redirect windows (menus, tooltips, drop-downs) stay on top, as
+// they do under a window manager: the window goes just above the topmost
+// normal one, not above them.
+func (d *Display) Raise(ctx context.Context, id uint32) error {
+	if err := d.lock(); err != nil {
+		return err
+	}
+	defer d.mu.Unlock()
+	w := xproto.Window(id)
+	type place struct {
+		attrs   *xproto.GetWindowAttributesReply
+		sibling xproto.Window // the topmost other normal window, or 0
+	}
+	p, err := await(ctx, func() (place, error) {
+		a, err := xproto.GetWindowAttributes(d.conn, w).Reply()
+		if err != nil {
+			return place{}, fmt.Errorf("window %#x is gone: %w", id, err)
+		}
+		tree, err := xproto.QueryTree(d.conn, d.root).Reply()
+		if err != nil {
+			return place{}, err
+		}
+		kids := make([]xproto.GetWindowAttributesCookie, len(tree.Children))
+		for i, c := range tree.Children {
+			kids[i] = xproto.GetWindowAttributes(d.conn, c)
+		}
+		out := place{attrs: a}
+		for i, c := range tree.Children { // bottom to top; read every reply
+			ka, err := kids[i].Reply()
+			if err == nil && c != w && ka.MapState == xproto.MapStateViewable && !ka.OverrideRedirect {
+				out.sibling = c
+			}
+		}
+		return out, nil
+	})
+	if err != nil {
+		return err
+	}
+	if p.sibling != 0 {
+		xproto.ConfigureWindow(d.conn, w, xproto.ConfigWindowSibling|xproto.ConfigWindowStackMode,
+			[]uint32{uint32(p.sibling), xproto.StackModeAbove})
+	}
+	if !p.attrs.OverrideRedirect && p.attrs.MapState == xproto.MapStateViewable {
+		xproto.SetInputFocus(d.conn, xproto.InputFocusParent, w, xproto.TimeCurrentTime)
+	}
+	return d.sync(ctx)
+}
+
+// windowProps are the replies that describe one window, requested
+// together so a whole level of windows costs one round trip.
+type windowProps struct {
+	attrs              xproto.GetWindowAttributesCookie
+	geom               xproto.GetGeometryCookie
+	name, legacy, pid  xproto.GetPropertyCookie
+	frame              xproto.GetPropertyCookie
+	win                xproto.Window
+	viewable, override bool
+	inputOutput        bool
+}
+
+// atoms are the property names windows() reads.
+type atoms struct{ netName, pid, frame xproto.Atom }
+
+func (d *Display) atoms() (atoms, error) {
+	var a atoms
+	var err error
+	if a.netName, err = d.atom("_NET_WM_NAME"); err != nil {
+		return a, err
+	}
+	if a.pid, err = d.atom("_NET_WM_PID"); err != nil {
+		return a, err
+	}
+	a.frame, err = d.atom("_GTK_FRAME_EXTENTS")
+	return a, err
+}
+
+// ask sends the requests that describe each window.
+func (d *Display) ask(at atoms, wins []xproto.Window) []*windowProps {
+	out := make([]*windowProps, len(wins))
+	for i, w := range wins {
+		out[i] = &windowProps{
+			win:    w,
+			attrs:  xproto.GetWindowAttributes(d.conn, w),
+			geom:   xproto.GetGeometry(d.conn, xproto.Drawable(w)),
+			name:   xproto.GetProperty(d.conn, false, w, at.netName, xproto.GetPropertyTypeAny, 0, 1024),
+			legacy: xproto.GetProperty(d.conn, false, w, xproto.AtomWmName, xproto.GetPropertyTypeAny, 0, 1024),
+			pid:    xproto.GetProperty(d.conn, false, w, at.pid, xproto.AtomCardinal, 0, 1),
+			frame:  xproto.GetProperty(d.conn, false, w, at.frame, xproto.AtomCardinal, 0, 4),
+		}
+	}
+	return out
+}
+
+// read reads the replies of ask, in order; ok is false when the window
+// went away meanwhile.
+func (p *windowProps) read() (Window, bool) {
+	a, aerr := p.attrs.Reply()
+	g, gerr := p.geom.Reply()
+	nm, _ := p.name.Reply()
+	lg, _ := p.legacy.Reply()
+	pid, _ := p.pid.Reply()
+	fr, _ := p.frame.Reply()
+	if aerr != nil || gerr != nil {
+		return Window{}, false
+	}
+	p.viewable = a.MapState == xproto.MapStateViewable
+	p.override = a.OverrideRedirect
+	p.inputOutput = a.Class == xproto.WindowClassInputOutput
+	bw := int(g.BorderWidth)
+	w := Window{ID: uint32(p.win), Override: a.OverrideRedirect,
+		X: int(g.X) + bw, Y: int(g.Y) + bw, W: int(g.Width), H: int(g.Height)}
+	if nm != nil && len(nm.Value) > 0 {
+		w.Title = string(nm.Value)
+	} else if lg != nil {
+		w.Title = string(lg.Value)
+	}
+	if pid != nil && pid.Format == 32 && len(pid.Value) >= 4 {
+		w.PID = int(binary.LittleEndian.Uint32(pid.Value))
+	}
+	if fr != nil && fr.Format == 32 && len(fr.Value) >= 16 {
+		v := func(i int) int { return int(int32(binary.LittleEndian.Uint32(fr.Value[4*i:]))) }
+		w.Frame = Extents{Left: v(0), Right: v(1), Top: v(2), Bottom: v(3)}
+	}
+	return w, true
+}
+
 func (d *Display) windows() ([]Window, error) {
 	tree, err := xproto.QueryTree(d.conn, d.root).Reply()
 	if err != nil {
 		return nil, err
 	}
-	netName, err := d.atom("_NET_WM_NAME")
+	at, err := d.atoms()
 	if err != nil {
 		return nil, err
 	}
-	n := len(tree.Children)
-	attrs := make([]xproto.GetWindowAttributesCookie, n)
-	geoms := make([]xproto.GetGeometryCookie, n)
-	names := make([]xproto.GetPropertyCookie, n)
-	legacy := make([]xproto.GetPropertyCookie, n)
-	for i, w := range tree.Children {
-		attrs[i] = xproto.GetWindowAttributes(d.conn, w)
-		geoms[i] = xproto.GetGeometry(d.conn, xproto.Drawable(w))
-		names[i] = xproto.GetProperty(d.conn, false, w, netName, xproto.GetPropertyTypeAny, 0, 1024)
-		legacy[i] = xproto.GetProperty(d.conn, false, w, xproto.AtomWmName, xproto.GetPropertyTypeAny, 0, 1024)
-	}
 	var out []Window
-	for i := range n { // read every reply, in order
-		a, aerr := attrs[i].Reply()
-		g, gerr := geoms[i].Reply()
-		nm, _ := names[i].Reply()
-		lg, _ := legacy[i].Reply()
-		if aerr != nil || gerr != nil || a.MapState != xproto.MapStateViewable {
+	for _, p := range d.ask(at, tree.Children) { // read every reply, in order
+		w, ok := p.read()
+		if !ok || !p.viewable || !p.inputOutput {
 			continue
 		}
-		w := Window{X: int(g.X), Y: int(g.Y), W: int(g.Width), H: int(g.Height)}
-		if nm != nil && len(nm.Value) > 0 {
-			w.Title = string(nm.Value)
-		} else if lg != nil {
-			w.Title = string(lg.Value)
+		if w.Title == "" && w.PID == 0 && !w.Override {
+			if c, ok := d.client(at, p.win, w); ok {
+				w = c
+			}
 		}
 		out = append(out, w)
 	}
 	return out, nil
+}
+
+// client finds the client window in a window manager's frame: the first
+// viewable child that has a title or an owner, with its box on the screen.
+// The ID stays the frame's.
+func (d *Display) client(at atoms, frame xproto.Window, f Window) (Window, bool) {
+	tree, err := xproto.QueryTree(d.conn, frame).Reply()
+	if err != nil {
+		return Window{}, false
+	}
+	found := false
+	var out Window
+	for _, p := range d.ask(at, tree.Children) {
+		c, ok := p.read()
+		if found || !ok || !p.viewable || c.Title == "" && c.PID == 0 {
+			continue
+		}
+		c.ID = f.ID
+		c.X += f.X
+		c.Y += f.Y
+		out, found = c, true
+	}
+	return out, found
 }
 
 // atom interns name.
