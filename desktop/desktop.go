@@ -150,6 +150,10 @@ func (d *Desktop) IsWebDocument(n *tree.Node) bool {
 // track marks applications that sent events as changed (so the next
 // snapshot reads them again) and remembers windows that events announce,
 // so a snapshot can show windows that hang outside the desktop root.
+//
+// A window is filed and its application marked changed under one lock: a
+// snapshot that read the application in between would otherwise keep
+// showing it without the window until its next event.
 func (d *Desktop) track(ch <-chan atspi.Event, done <-chan struct{}) {
 	for {
 		select {
@@ -158,17 +162,14 @@ func (d *Desktop) track(ch <-chan atspi.Event, done <-chan struct{}) {
 		case e := <-ch:
 			d.mu.Lock()
 			d.dirty[e.Source.Bus] = true
-			d.mu.Unlock()
-			switch {
-			case e.Type == "window:create" || e.Type == "window:activate":
-				d.mu.Lock()
+			switch e.Type {
+			case "window:create", "window:activate":
 				d.windows[e.Source] = e.Source.Bus
-				d.mu.Unlock()
-			case e.Type == "window:destroy":
-				d.mu.Lock()
+			case "window:destroy":
 				delete(d.windows, e.Source)
-				d.mu.Unlock()
-			case e.Type == "object:state-changed:focused" && e.Detail1 == 1:
+			}
+			d.mu.Unlock()
+			if e.Type == "object:state-changed:focused" && e.Detail1 == 1 {
 				d.noteFocus(e.Source)
 			}
 		}
@@ -177,20 +178,28 @@ func (d *Desktop) track(ch <-chan atspi.Event, done <-chan struct{}) {
 
 // noteFocus finds the window of a focused object that no known window
 // holds (a dialog that opened while nothing listened) by walking up to the
-// outermost window below the application.
+// outermost window below the application, and files it. The walk stops at
+// the first object the last snapshot showed or a window already filed:
+// its window is known.
+//
+// Chromium's GTK 3 Save dialog, opened before the listener, is found this
+// way once the focus moves inside it: the event comes from the focused
+// control, and its parents lead to the dialog.
 func (d *Desktop) noteFocus(r atspi.Ref) {
-	d.mu.Lock()
-	_, known := d.items[r.String()]
-	d.mu.Unlock()
-	if known {
-		return
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
+	focused := r
 	var win atspi.Ref
 	for i := 0; i < 64 && !r.IsNull(); i++ {
+		if d.known(r) {
+			return
+		}
 		it, err := d.conn.ReadItem(ctx, r)
-		if err != nil || it.Role == atspi.RoleApplication {
+		if err != nil {
+			d.log.Debug("desktop: walking up from a focused object", "focused", focused, "at", r, "err", err)
+			break
+		}
+		if it.Role == atspi.RoleApplication {
 			break
 		}
 		if isWindowRole(it.Role) {
@@ -198,11 +207,24 @@ func (d *Desktop) noteFocus(r atspi.Ref) {
 		}
 		r = it.Parent
 	}
-	if !win.IsNull() {
-		d.mu.Lock()
-		d.windows[win] = win.Bus
-		d.mu.Unlock()
+	if win.IsNull() {
+		return
 	}
+	d.log.Debug("desktop: a focus event found a window", "focused", focused, "window", win)
+	d.mu.Lock()
+	d.windows[win] = win.Bus
+	d.dirty[win.Bus] = true
+	d.mu.Unlock()
+}
+
+// known reports whether r was in the last snapshot or is a window events
+// filed.
+func (d *Desktop) known(r atspi.Ref) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, shown := d.items[r.String()]
+	_, filed := d.windows[r]
+	return shown || filed
 }
 
 // display returns the X input connection, opening it on first use.
