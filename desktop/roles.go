@@ -172,3 +172,18 @@ func cleanName(s string) string {
 func isLetter(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127
 }
+
+// isTypeName reports whether a name is a GTK class name ("GtkSpinButton",
+// "GtkStackPage"): GTK 4.8 names an object after its class when nothing
+// else names it, which tells an agent nothing.
+func isTypeName(s string) bool {
+	if len(s) < 4 || !strings.HasPrefix(s, "Gtk") || s[3] < 'A' || s[3] > 'Z' {
+		return false
+	}
+	for _, r := range s[3:] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -75,3 +75,14 @@ func TestStates(t *testing.T) {
 		}
 	}
 }
+
+func TestIsTypeName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"GtkSpinButton": true, "GtkStackPage": true, "GtkImage": true,
+		"Gtk": false, "Gtkfoo": false, "GtkSpin Button": false, "Save": false, "GTK Widget Factory": false, "": false,
+	} {
+		if got := isTypeName(name); got != want {
+			t.Errorf("isTypeName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

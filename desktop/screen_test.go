@@ -122,10 +122,11 @@ func TestCovered(t *testing.T) {
 	}
 }
 
-// TestWindowRelative: GTK 4 gives boxes relative to the window. Once its
-// window is moved on the screen, the tree's boxes follow it, and a click at
-// a box's centre (XTEST, as a user's) lands on that control.
-func TestWindowRelative(t *testing.T) {
+// TestGTK4: GTK 4.8 gives boxes relative to the window. Once its window is
+// moved on the screen, the tree's boxes follow it, and a click at a box's
+// centre (XTEST, as a user's) lands on that control. Its hidden stack
+// pages and class-name names stay out of the tree.
+func TestGTK4(t *testing.T) {
 	d, s := open(t)
 	xc := newXClient(t)
 	ctx := context.Background()
@@ -151,6 +152,17 @@ func TestWindowRelative(t *testing.T) {
 	xc.move(win.ID, x0, y0)
 
 	snap := mustSnapshot(t, d)
+	// GTK 4.8 says its hidden stack pages are visible and names unnamed
+	// objects after their class: neither reaches the tree.
+	text := tree.Format(snap, tree.Options{Full: true})
+	for _, hidden := range []string{`generic "Page 2"`, `generic "Page 3"`, `"Gtk`} {
+		if strings.Contains(text, hidden) {
+			t.Errorf("the tree shows %s:\n%s", hidden, text)
+		}
+	}
+	if !strings.Contains(text, `generic "Page 1"`) {
+		t.Errorf("the shown stack page is missing:\n%s", text)
+	}
 	wn := resolve(t, snap, `app:gtk4-widget-factory >> window:"GTK Widget Factory"`)
 	if wb := wn.Bounds; wb == nil || wb.X < x0 || wb.Y < y0 || wb.X > x0+20 || wb.Y > y0+20 {
 		t.Fatalf("window box %+v, want its corner just inside the X window's at %d,%d", wn.Bounds, x0, y0)

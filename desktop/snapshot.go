@@ -346,6 +346,9 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 		if n == nil {
 			return
 		}
+		if !a.showing && it.HasExtents && it.Extents.W > 0 {
+			pruneUnsized(n, items)
+		}
 		if dx, dy, ok := origin(a.info, it, a.xwins); ok {
 			shift(n, dx, dy)
 		}
@@ -362,9 +365,13 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 
 // node turns one object into a tree node.
 func node(it *atspi.Item) *tree.Node {
+	name := cleanName(it.Name)
+	if isTypeName(name) {
+		name = ""
+	}
 	n := &tree.Node{
 		Role:   roleOf(it),
-		Name:   cleanName(it.Name),
+		Name:   name,
 		States: statesOf(it),
 		Key:    it.Ref.String(),
 	}
@@ -390,6 +397,29 @@ func node(it *atspi.Item) *tree.Node {
 		n.Name += " "
 	}
 	return n
+}
+
+// pruneUnsized drops the subtrees below n in which nothing has a size, and
+// their objects from items, and reports whether anything in n has one.
+// GTK 4.8 never says showing and calls the pages of a stack it does not
+// show "visible": only their size, none, tells them apart.
+func pruneUnsized(n *tree.Node, items map[string]*atspi.Item) bool {
+	sized := n.Bounds != nil
+	kept := n.Children[:0]
+	for _, c := range n.Children {
+		if pruneUnsized(c, items) {
+			kept = append(kept, c)
+			sized = true
+			continue
+		}
+		tree.Walk(c, func(x *tree.Node) bool {
+			delete(items, x.Key)
+			return true
+		})
+	}
+	clear(n.Children[len(kept):])
+	n.Children = kept
+	return sized
 }
 
 // wantsLabel says whether to read what labels an object: unnamed controls.
