@@ -19,7 +19,8 @@ type index struct {
 	end    []int // one past the node's last descendant
 	snap   []int // the node's snapshot
 	isRoot []bool
-	roots  []int // the position of each snapshot's root
+	roots  []int          // the position of each snapshot's root
+	hdr    []*tree.Header // the header in force: the snapshot's, or a grafted page's
 }
 
 func newIndex(snaps []*tree.Snapshot) *index {
@@ -29,26 +30,38 @@ func newIndex(snaps []*tree.Snapshot) *index {
 			continue
 		}
 		ix.roots = append(ix.roots, len(ix.nodes))
-		ix.add(s.Root, si, true)
+		ix.add(s.Root, si, true, &s.Header)
 	}
 	return ix
 }
 
-func (ix *index) add(n *tree.Node, si int, root bool) {
+func (ix *index) add(n *tree.Node, si int, root bool, h *tree.Header) {
+	if n.Page != nil {
+		h = n.Page
+	}
 	i := len(ix.nodes)
 	ix.nodes = append(ix.nodes, n)
 	ix.end = append(ix.end, 0)
 	ix.snap = append(ix.snap, si)
 	ix.isRoot = append(ix.isRoot, root)
+	ix.hdr = append(ix.hdr, h)
 	for _, c := range n.Children {
 		if c != nil {
-			ix.add(c, si, false)
+			ix.add(c, si, false, h)
 		}
 	}
 	ix.end[i] = len(ix.nodes)
 }
 
-func (ix *index) header(i int) tree.Header { return ix.snaps[ix.snap[i]].Header }
+// header is the header in force at i: its snapshot's, or, inside a page
+// grafted into a larger tree, the page's.
+func (ix *index) header(i int) tree.Header { return *ix.hdr[i] }
+
+// pageRoot says whether i roots a tab's page: a tab snapshot's root or a
+// page grafted into a larger tree.
+func (ix *index) pageRoot(i int) bool {
+	return (ix.isRoot[i] || ix.nodes[i].Page != nil) && ix.header(i).Kind == "tab"
+}
 
 // universe is the set an expression is evaluated over. top marks the
 // top-level universe, the only one in which a scope-only conj may match a
@@ -320,7 +333,7 @@ func kindOf(a *atom) int {
 func (ev *evaluator) selfKind(i int) int {
 	n := ev.ix.nodes[i]
 	switch {
-	case ev.ix.isRoot[i] && ev.ix.header(i).Kind == "tab":
+	case ev.ix.pageRoot(i):
 		return scopeTab
 	case isWindow(n.Role) || ev.ix.isRoot[i] && ev.ix.header(i).Kind == "window":
 		return scopeWindow

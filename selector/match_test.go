@@ -313,3 +313,35 @@ func TestMatchLarge(t *testing.T) {
 		t.Errorf("got %s", describeAll(got))
 	}
 }
+
+// TestMatchGraftedPage: a tab's page grafted into the desktop's tree (the
+// workspace) keeps its tab's header, so tab: and url: scope inside it as
+// they do in the tab's own snapshot, and nothing outside it matches them.
+func TestMatchGraftedPage(t *testing.T) {
+	page := &tree.Header{Kind: "tab", Index: 1, Title: "Reports", URL: "http://127.0.0.1:8080/reports"}
+	doc := n("document", "Reports", "e3",
+		n("link", "Download report", "e4"),
+		n("button", "Save", "e5"))
+	doc.Page = page
+	desk := &tree.Snapshot{Header: tree.Header{Kind: "desktop", Title: ":0"}, Root: n("desktop", ":0", "",
+		n("application", "Chromium", "e1",
+			n("window", "Reports - Chromium", "e2", doc),
+			n("dialog", "Save File", "e6", n("button", "Save", "e7"))))}
+	for _, tt := range []struct{ sel, want string }{
+		{`tab:1 >> role:button`, `e5`},
+		{`url~:reports >> role:link`, `e4`},
+		{`tab:Reports`, `e3`},
+		{`role:button name:Save`, `e5 e7`},
+		{`role:button name:Save !tab:1`, `e7`},
+		{`window:"Save File" >> role:button`, `e7`},
+		{`tab:2 >> role:button`, ``},
+	} {
+		sel, err := Parse(tt.sel)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.sel, err)
+		}
+		if got := describeAll(Match([]*tree.Snapshot{desk}, sel)); got != tt.want {
+			t.Errorf("%s\n got: %s\nwant: %s", tt.sel, got, tt.want)
+		}
+	}
+}

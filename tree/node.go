@@ -40,6 +40,10 @@ type Node struct {
 	// Hint is a name of last resort for an unnamed clickable node (a title,
 	// an image's alt, a class word), used only when Name stays empty.
 	Hint string `json:"-"`
+	// Page, on the node that holds a browser tab's page inside a larger
+	// tree (the desktop's web document), is that tab's header: tab: and
+	// url: then match inside it as they do in the tab's own snapshot.
+	Page *Header `json:"-"`
 }
 
 // Rect is a box in page CSS pixels (or screen pixels on the desktop).
