@@ -236,3 +236,34 @@ func mustSnapshot(t *testing.T, d *Desktop) *tree.Snapshot {
 	}
 	return snap
 }
+
+// TestOnScreen: a top-level window counts as shown when one of its app's X
+// windows shows it, not when it merely lies inside a larger one (Chromium's
+// unmapped omnibox pop-ups lie inside the browser window).
+func TestOnScreen(t *testing.T) {
+	browser := xinput.Window{Title: "Page - Chromium", PID: 7, X: 10, Y: 10, W: 1050, H: 1004}
+	other := xinput.Window{Title: "Other", PID: 8, X: 100, Y: 30, W: 900, H: 100}
+	win := func(x, y, w, h int32) *atspi.Item {
+		return &atspi.Item{HasExtents: true, Extents: atspi.Rect{X: x, Y: y, W: w, H: h}}
+	}
+	for _, tt := range []struct {
+		name   string
+		info   appInfo
+		screen []xinput.Window
+		win    *atspi.Item
+		want   bool
+	}{
+		{"the browser window", appInfo{pid: 7}, []xinput.Window{browser}, win(10, 10, 1050, 1004), true},
+		{"an unmapped pop-up inside it", appInfo{pid: 7}, []xinput.Window{browser, other}, win(109, 35, 888, 88), false},
+		{"a window with shadows around it", appInfo{pid: 7}, []xinput.Window{{PID: 7, X: 90, Y: 90, W: 240, H: 160}}, win(116, 116, 188, 108), true},
+		{"an app that owns no X window", appInfo{pid: 9}, []xinput.Window{browser}, win(109, 35, 888, 88), true},
+		{"an unknown process", appInfo{}, []xinput.Window{browser}, win(109, 35, 888, 88), true},
+		{"window-relative boxes", appInfo{pid: 7, relative: true}, []xinput.Window{browser}, win(0, 0, 300, 20), true},
+		{"no box", appInfo{pid: 7}, []xinput.Window{browser}, &atspi.Item{}, true},
+	} {
+		a := &app{info: tt.info, screen: tt.screen}
+		if got := a.onScreen(tt.win); got != tt.want {
+			t.Errorf("%s: onScreen = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

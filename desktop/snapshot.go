@@ -30,8 +30,11 @@ type app struct {
 	// xwins are the X windows, for apps that need them: those that do not
 	// say showing, and those whose boxes are window-relative.
 	xwins []xinput.Window
-	info  appInfo
-	err   error
+	// screen are the X windows, for every app (nil when the display
+	// cannot be asked).
+	screen []xinput.Window
+	info   appInfo
+	err    error
 }
 
 // Snapshot reads every application's windows and controls as one tree:
@@ -151,14 +154,15 @@ func (d *Desktop) readApps(ctx context.Context, refs []atspi.Ref, wins []xinput.
 		return nil, err
 	}
 	d.addStrayWindows(ctx, apps)
+	if wins == nil && len(refs) > 0 {
+		wins = d.xWindows(ctx)
+	}
 	for _, a := range apps {
 		if a.tree == nil {
 			continue
 		}
+		a.screen = wins
 		if a.showing = usesShowing(a.tree); !a.showing || a.info.relative {
-			if wins == nil {
-				wins = d.xWindows(ctx)
-			}
 			a.xwins = wins
 			if !a.showing {
 				a.mapped = titlesOf(wins)
@@ -260,6 +264,33 @@ func (a *app) windowShown(it *atspi.Item) bool {
 	return a.mapped[cleanName(it.Name)]
 }
 
+// onScreen says whether a top-level window with a box in screen
+// coordinates is shown by one of its application's mapped X windows: one
+// that holds the box's centre and is not much larger than it (a toolkit's
+// shadows and borders make it somewhat larger). Chromium keeps its omnibox
+// pop-ups "showing" while their X windows are unmapped; they lie inside
+// the browser window, which is far larger. An app whose process owns no X
+// window here (or is unknown) is taken at its word.
+func (a *app) onScreen(win *atspi.Item) bool {
+	e := win.Extents
+	if a.info.pid == 0 || a.info.relative || !win.HasExtents || e.W <= 0 || e.H <= 0 {
+		return true
+	}
+	cx, cy := int(e.X+e.W/2), int(e.Y+e.H/2)
+	area := int(e.W) * int(e.H)
+	owns := false
+	for _, w := range a.screen {
+		if w.PID != a.info.pid {
+			continue
+		}
+		owns = true
+		if w.Contains(cx, cy) && 4*area >= w.W*w.H {
+			return true
+		}
+	}
+	return !owns
+}
+
 // shown says whether an object is on screen: showing, or visible in an app
 // that never says showing.
 func (a *app) shown(it *atspi.Item) bool {
@@ -340,6 +371,9 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 	top := func(t *atspi.Tree, w atspi.Ref) {
 		it := t.Items[w]
 		if it == nil || !a.windowShown(it) {
+			return
+		}
+		if !a.onScreen(it) {
 			return
 		}
 		n := build(t, w, true)
