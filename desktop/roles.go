@@ -1,6 +1,9 @@
 package desktop
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -186,4 +189,30 @@ func isTypeName(s string) bool {
 		}
 	}
 	return true
+}
+
+// appName is an application's name as shown: its own, unless that is a
+// command line (GTK 4 names the file chooser Chromium opens after its
+// arguments: "canopy-profile-1 --gtk-version=4 …"), then its program's.
+func appName(name string, pid int) string {
+	name = cleanName(name)
+	i := strings.Index(name, " --")
+	if i < 0 {
+		return name
+	}
+	if pid > 0 {
+		if exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe"); err == nil {
+			return filepath.Base(exe)
+		}
+	}
+	return strings.TrimSpace(name[:i])
+}
+
+// memoryUsage is the hover card text Chromium adds to a tab's name, which
+// changes as the page's memory does.
+var memoryUsage = regexp.MustCompile(` - Memory usage - [0-9.,]+ [KMGT]?B$`)
+
+// tabName is a browser tab's name without its memory usage.
+func tabName(name string) string {
+	return memoryUsage.ReplaceAllString(name, "")
 }

@@ -1,6 +1,8 @@
 package desktop
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/canopy-dev/canopy/atspi"
@@ -83,6 +85,28 @@ func TestIsTypeName(t *testing.T) {
 	} {
 		if got := isTypeName(name); got != want {
 			t.Errorf("isTypeName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestAppAndTabNames(t *testing.T) {
+	if got := appName("canopy-profile-1 --gtk-version=4 --remote-debugging-pipe", os.Getpid()); got == "" || strings.Contains(got, "--") {
+		t.Errorf("appName of a command line = %q, want the program's name", got)
+	}
+	if got := appName("canopy-profile-1 --gtk-version=4", 0); got != "canopy-profile-1" {
+		t.Errorf("appName with no process = %q", got)
+	}
+	if got := appName("_Mousepad", 1); got != "Mousepad" {
+		t.Errorf("appName(_Mousepad) = %q", got)
+	}
+	for in, want := range map[string]string{
+		"Download test page - Memory usage - 24.0 MB": "Download test page",
+		"Big - Memory usage - 1,024 KB":               "Big",
+		"Memory usage - 2 MB notes":                   "Memory usage - 2 MB notes",
+		"Plain":                                       "Plain",
+	} {
+		if got := tabName(in); got != want {
+			t.Errorf("tabName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -341,7 +341,7 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 	defer cancel()
 	_ = d.conn.Fill(ctx, keep, atspi.FillOptions{Extents: true, Text: wantsText, Value: wantsValue, Labels: wantsLabel})
 
-	appN := &tree.Node{Role: "application", Name: cleanName(rootItem.Name), Key: a.root.String()}
+	appN := &tree.Node{Role: "application", Name: appName(rootItem.Name, a.info.pid), Key: a.root.String()}
 	items[appN.Key] = rootItem
 	var build func(t *atspi.Tree, r atspi.Ref, top bool) *tree.Node
 	build = func(t *atspi.Tree, r atspi.Ref, top bool) *tree.Node {
@@ -416,6 +416,8 @@ func node(it *atspi.Item) *tree.Node {
 	case "textbox", "combobox", "spinbutton", "slider":
 		// GTK 4 names a control by its label's text: "Name:" is Name.
 		n.Name = strings.TrimSpace(strings.TrimSuffix(n.Name, ":"))
+	case "tab":
+		n.Name = tabName(n.Name)
 	}
 	switch {
 	case n.States.Has(tree.Protected):
