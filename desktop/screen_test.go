@@ -255,6 +255,8 @@ func TestOnScreen(t *testing.T) {
 	}{
 		{"the browser window", appInfo{pid: 7}, []xinput.Window{browser}, win(10, 10, 1050, 1004), true},
 		{"an unmapped pop-up inside it", appInfo{pid: 7}, []xinput.Window{browser, other}, win(109, 35, 888, 88), false},
+		{"an unmapped pop-up over a dialog", appInfo{pid: 7}, []xinput.Window{browser, {Title: "Save File", PID: 7, W: 815, H: 407}}, win(99, 25, 1118, 88), false},
+		{"the dialog", appInfo{pid: 7}, []xinput.Window{browser, {Title: "Save File", PID: 7, W: 815, H: 407}}, win(0, 0, 815, 407), true},
 		{"a window with shadows around it", appInfo{pid: 7}, []xinput.Window{{PID: 7, X: 90, Y: 90, W: 240, H: 160}}, win(116, 116, 188, 108), true},
 		{"an app that owns no X window", appInfo{pid: 9}, []xinput.Window{browser}, win(109, 35, 888, 88), true},
 		{"an unknown process", appInfo{}, []xinput.Window{browser}, win(109, 35, 888, 88), true},

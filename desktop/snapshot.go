@@ -266,7 +266,7 @@ func (a *app) windowShown(it *atspi.Item) bool {
 
 // onScreen says whether a top-level window with a box in screen
 // coordinates is shown by one of its application's mapped X windows: one
-// that holds the box's centre and is not much larger than it (a toolkit's
+// that holds the whole box and is not much larger than it (a toolkit's
 // shadows and borders make it somewhat larger). Chromium keeps its omnibox
 // pop-ups "showing" while their X windows are unmapped; they lie inside
 // the browser window, which is far larger. An app whose process owns no X
@@ -276,7 +276,8 @@ func (a *app) onScreen(win *atspi.Item) bool {
 	if a.info.pid == 0 || a.info.relative || !win.HasExtents || e.W <= 0 || e.H <= 0 {
 		return true
 	}
-	cx, cy := int(e.X+e.W/2), int(e.Y+e.H/2)
+	const slack = 2 // pixels of rounding
+	x0, y0, x1, y1 := int(e.X), int(e.Y), int(e.X+e.W), int(e.Y+e.H)
 	area := int(e.W) * int(e.H)
 	owns := false
 	for _, w := range a.screen {
@@ -284,7 +285,8 @@ func (a *app) onScreen(win *atspi.Item) bool {
 			continue
 		}
 		owns = true
-		if w.Contains(cx, cy) && 4*area >= w.W*w.H {
+		holds := x0 >= w.X-slack && y0 >= w.Y-slack && x1 <= w.X+w.W+slack && y1 <= w.Y+w.H+slack
+		if holds && 4*area >= w.W*w.H {
 			return true
 		}
 	}
