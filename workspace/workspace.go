@@ -97,14 +97,12 @@ func (w *Workspace) browser(ctx context.Context) (*browser.Browser, error) {
 func (w *Workspace) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, error) {
 	b := w.Browser()
 	var page *tree.Snapshot
-	var perr error
+	var perr, verr error
+	var vp browser.Viewport
 	var wg sync.WaitGroup
 	if b != nil {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			page, perr = b.Source().Snapshot(ctx, full)
-		}()
+		wg.Go(func() { page, perr = b.Source().Snapshot(ctx, full) })
+		wg.Go(func() { vp, verr = b.Viewport(ctx) })
 	}
 	snap, err := w.desk.Snapshot(ctx, full)
 	wg.Wait()
@@ -115,14 +113,16 @@ func (w *Workspace) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, er
 		return nil, fmt.Errorf("reading the page: %w", perr)
 	}
 	if page != nil {
-		w.graft(snap, page)
+		w.graft(snap, page, vp, verr)
 	}
 	return snap, nil
 }
 
-// graft puts the page's content under the browser's web document, or, when
-// the desktop shows none (a headless browser), at the end of the tree.
-func (w *Workspace) graft(snap, page *tree.Snapshot) {
+// graft puts the page's content under the browser's web document, its
+// boxes moved to the screen where the document shows (see onScreen), or,
+// when the desktop shows none (a headless browser), at the end of the tree
+// with its boxes in the page's pixels. verr is why vp could not be read.
+func (w *Workspace) graft(snap, page *tree.Snapshot, vp browser.Viewport, verr error) {
 	var doc *tree.Node
 	tree.Walk(snap.Root, func(n *tree.Node) bool {
 		if doc == nil && w.desk.IsWebDocument(n) {
@@ -136,6 +136,13 @@ func (w *Workspace) graft(snap, page *tree.Snapshot) {
 	}
 	doc.Name = page.Header.Title
 	doc.Children = page.Root.Children
+	switch {
+	case doc.Bounds == nil:
+	case verr != nil:
+		snap.Header.Notes = append(snap.Header.Notes, "page boxes are in page pixels, not screen pixels: "+verr.Error())
+	default:
+		doc.Children = onScreen(doc.Children, vp, doc.Bounds.X, doc.Bounds.Y)
+	}
 }
 
 // Watch watches both sources for one action.
