@@ -136,6 +136,9 @@ func (w *Workspace) graft(snap, page *tree.Snapshot, vp browser.Viewport, verr e
 	}
 	doc.Name = page.Header.Title
 	doc.Children = page.Root.Children
+	// tab: and url: scope inside the page as in the tab's own snapshot.
+	h := page.Header
+	doc.Page = &h
 	switch {
 	case doc.Bounds == nil:
 	case verr != nil:
