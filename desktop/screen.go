@@ -250,3 +250,58 @@ func (d *Desktop) aim(ctx context.Context, disp *xinput.Display, it *atspi.Item,
 	}
 	return nil
 }
+
+// unlisted notes the X windows on screen that belong to an application in
+// the tree but show none of its windows. Chromium's GTK 3 Save dialog,
+// opened before anything listened, is not in the accessibility tree at all
+// until its focus moves; the note says how to bring it in.
+func (d *Desktop) unlisted(root *tree.Node, items map[string]*atspi.Item, wins []xinput.Window) []string {
+	type owner struct {
+		name string
+		wins []*tree.Node
+	}
+	byPID := map[int]*owner{}
+	d.apps.mu.Lock()
+	for _, app := range root.Children {
+		it := items[app.Key]
+		if it == nil {
+			continue
+		}
+		info, ok := d.apps.m[it.Ref.Bus]
+		if !ok || info.pid == 0 {
+			continue
+		}
+		o := byPID[info.pid]
+		if o == nil {
+			o = &owner{name: app.Name}
+			byPID[info.pid] = o
+		}
+		o.wins = append(o.wins, app.Children...)
+	}
+	d.apps.mu.Unlock()
+	var notes []string
+	for _, w := range wins {
+		o := byPID[w.PID]
+		if o == nil || w.Override || w.Title == "" || w.W*w.H < 400 || w.X+w.W <= 0 || w.Y+w.H <= 0 || shows(w, o.wins) {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("window %q of %q is on screen but not in the accessibility tree yet: press shift+Tab in it to bring it in", w.Title, o.name))
+	}
+	return notes
+}
+
+// shows reports whether one of the windows in the tree is the X window:
+// the same title, or a box it holds.
+func shows(w xinput.Window, nodes []*tree.Node) bool {
+	const slack = 2
+	for _, n := range nodes {
+		if n.Name != "" && n.Name == cleanName(w.Title) {
+			return true
+		}
+		if b := n.Bounds; b != nil && int(b.X) >= w.X-slack && int(b.Y) >= w.Y-slack &&
+			int(b.X+b.W) <= w.X+w.W+slack && int(b.Y+b.H) <= w.Y+w.H+slack {
+			return true
+		}
+	}
+	return false
+}

@@ -75,6 +75,9 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 		stale = append(stale, r)
 	}
 	d.mu.Unlock()
+	if wins == nil {
+		wins = d.xWindows(ctx)
+	}
 	apps, err := d.readApps(ctx, stale, wins)
 	if err != nil {
 		return nil, err
@@ -120,7 +123,8 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 	d.items = items
 	d.cache = cache
 	d.mu.Unlock()
-	return &tree.Snapshot{Header: tree.Header{Kind: "desktop", Title: os.Getenv("DISPLAY")}, Root: root}, nil
+	h := tree.Header{Kind: "desktop", Title: os.Getenv("DISPLAY"), Notes: d.unlisted(root, items, wins)}
+	return &tree.Snapshot{Header: h, Root: root}, nil
 }
 
 // readApp is an application as last shown: its subtree and objects. keep

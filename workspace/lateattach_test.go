@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,6 +76,10 @@ func TestLateAttach(t *testing.T) {
 	}
 	if n := findNodes(t, snap, saveDialog); len(n) != 0 {
 		t.Fatalf("the dialog is in the tree before any focus event (%s): this test would not exercise the late attach", tree.Line(n[0]))
+	}
+	// The snapshot says what is missing and how to bring it in.
+	if notes := strings.Join(snap.Header.Notes, "\n"); !strings.Contains(notes, `window "Save File" of "Chromium" is on screen but not in the accessibility tree`) || !strings.Contains(notes, "shift+Tab") {
+		t.Errorf("the snapshot's notes do not point at the missing dialog: %q", snap.Header.Notes)
 	}
 
 	// Move the keyboard focus inside the dialog: its Name entry holds it

@@ -33,6 +33,9 @@ func TestTabScopes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if strings.Contains(r.Text, "not in the accessibility tree") {
+		t.Errorf("a window of the browser's is said to be missing:\n%s", r.Text)
+	}
 	if n := strings.Count(r.Text, "\n  window"); n != 1 || !strings.Contains(r.Text, `window "Far button - Chromium"`) {
 		t.Errorf("Chromium shows %d windows, want its one window:\n%s", n, r.Text)
 	}
