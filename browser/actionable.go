@@ -154,14 +154,7 @@ func (b *Browser) nodeByKey(key string) *tree.Node {
 	if root == nil {
 		return nil
 	}
-	var found *tree.Node
-	tree.Walk(root, func(n *tree.Node) bool {
-		if found == nil && n.Key == key && n.Ref != "" {
-			found = n
-		}
-		return found == nil
-	})
-	return found
+	return tree.Find(root, func(n *tree.Node) bool { return n.Key == key && n.Ref != "" })
 }
 
 // frameOffset returns where an out-of-process frame target's viewport sits in

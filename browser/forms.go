@@ -89,14 +89,9 @@ func (b *Browser) selectOption(ctx context.Context, tab cdp.Session, h *handle, 
 // findOption finds an option node under root by its name.
 func findOption(root *tree.Node, name string) *tree.Node {
 	want := strings.ToLower(tree.CollapseSpace(name))
-	var found *tree.Node
-	tree.Walk(root, func(n *tree.Node) bool {
-		if found == nil && (n.Role == "option" || n.Role == "menuitem" || n.Role == "menuitemradio") && strings.ToLower(tree.CollapseSpace(n.Name)) == want {
-			found = n
-		}
-		return found == nil
+	return tree.Find(root, func(n *tree.Node) bool {
+		return (n.Role == "option" || n.Role == "menuitem" || n.Role == "menuitemradio") && strings.ToLower(tree.CollapseSpace(n.Name)) == want
 	})
-	return found
 }
 
 // setValueJS sets the value of an input, textarea, select or editable

@@ -102,12 +102,5 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
 
 // find returns the first node with role and name under n.
 func find(n *tree.Node, role, name string) *tree.Node {
-	var found *tree.Node
-	tree.Walk(n, func(x *tree.Node) bool {
-		if found == nil && x.Role == role && x.Name == name {
-			found = x
-		}
-		return found == nil
-	})
-	return found
+	return tree.Find(n, func(x *tree.Node) bool { return x.Role == role && x.Name == name })
 }

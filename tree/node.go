@@ -113,20 +113,22 @@ func Count(n *Node) int {
 	return c
 }
 
-// FindRef returns the node under n whose ref is ref, or nil.
-func FindRef(n *Node, ref string) *Node {
+// Find returns the first node under n, n included, in document order for
+// which match is true, or nil.
+func Find(n *Node, match func(*Node) bool) *Node {
 	var found *Node
 	Walk(n, func(x *Node) bool {
-		if found != nil {
-			return false
-		}
-		if x.Ref == ref {
+		if found == nil && match(x) {
 			found = x
-			return false
 		}
-		return true
+		return found == nil
 	})
 	return found
+}
+
+// FindRef returns the node under n whose ref is ref, or nil.
+func FindRef(n *Node, ref string) *Node {
+	return Find(n, func(x *Node) bool { return x.Ref == ref })
 }
 
 func trimScheme(u string) string {

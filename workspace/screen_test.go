@@ -185,14 +185,7 @@ func screenDocument(ctx context.Context, t *testing.T, w *workspace.Workspace) (
 
 // screenFind returns the first node with role and name under n.
 func screenFind(n *tree.Node, role, name string) *tree.Node {
-	var found *tree.Node
-	tree.Walk(n, func(x *tree.Node) bool {
-		if found == nil && x.Role == role && x.Name == name {
-			found = x
-		}
-		return found == nil
-	})
-	return found
+	return tree.Find(n, func(x *tree.Node) bool { return x.Role == role && x.Name == name })
 }
 
 // screenDo runs one action in the workspace and returns its text.

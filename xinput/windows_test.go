@@ -47,28 +47,6 @@ func (c *client) child(parent xproto.Window, x, y, w, h int) xproto.Window {
 	return id
 }
 
-// overrideWindow maps an override-redirect window (a menu, a tooltip).
-func (c *client) overrideWindow(x, y, w, h int) xproto.Window {
-	c.t.Helper()
-	id, err := xproto.NewWindowId(c.conn)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	err = xproto.CreateWindowChecked(c.conn, c.screen.RootDepth, id, c.screen.Root,
-		int16(x), int16(y), uint16(w), uint16(h), 0, xproto.WindowClassInputOutput, c.screen.RootVisual,
-		xproto.CwBackPixel|xproto.CwOverrideRedirect, []uint32{c.screen.BlackPixel, 1}).Check()
-	if err != nil {
-		c.t.Fatalf("create window: %v", err)
-	}
-	xproto.MapWindow(c.conn, id)
-	c.sync()
-	c.t.Cleanup(func() {
-		xproto.DestroyWindow(c.conn, id)
-		c.sync()
-	})
-	return id
-}
-
 // TestWindows: titles, owners, GTK's frame extents and boxes are read from
 // the windows' properties; a frame without title or owner (a window
 // manager's) is looked into for its client; WindowAt finds the topmost

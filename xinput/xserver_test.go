@@ -122,15 +122,27 @@ func open(t *testing.T) *Display {
 // motion events. Without a window manager it appears exactly there.
 func (c *client) window(x, y, w, h int) xproto.Window {
 	c.t.Helper()
+	mask := uint32(xproto.EventMaskKeyPress | xproto.EventMaskKeyRelease | xproto.EventMaskButtonPress |
+		xproto.EventMaskButtonRelease | xproto.EventMaskPointerMotion)
+	return c.create(x, y, w, h, xproto.CwBackPixel|xproto.CwEventMask, []uint32{c.screen.WhitePixel, mask})
+}
+
+// overrideWindow maps an override-redirect window (a menu, a tooltip).
+func (c *client) overrideWindow(x, y, w, h int) xproto.Window {
+	c.t.Helper()
+	return c.create(x, y, w, h, xproto.CwBackPixel|xproto.CwOverrideRedirect, []uint32{c.screen.BlackPixel, 1})
+}
+
+// create creates and maps a top-level window, destroyed when the test ends.
+func (c *client) create(x, y, w, h int, mask uint32, values []uint32) xproto.Window {
+	c.t.Helper()
 	id, err := xproto.NewWindowId(c.conn)
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	mask := uint32(xproto.EventMaskKeyPress | xproto.EventMaskKeyRelease | xproto.EventMaskButtonPress |
-		xproto.EventMaskButtonRelease | xproto.EventMaskPointerMotion)
 	err = xproto.CreateWindowChecked(c.conn, c.screen.RootDepth, id, c.screen.Root,
 		int16(x), int16(y), uint16(w), uint16(h), 0, xproto.WindowClassInputOutput, c.screen.RootVisual,
-		xproto.CwBackPixel|xproto.CwEventMask, []uint32{c.screen.WhitePixel, mask}).Check()
+		mask, values).Check()
 	if err != nil {
 		c.t.Fatalf("create window: %v", err)
 	}
