@@ -73,6 +73,7 @@ type Conn struct {
 	timeout time.Duration
 	log     *slog.Logger
 	addr    string
+	peers   peers
 }
 
 // Connect finds the accessibility bus through the session bus and connects
@@ -89,17 +90,18 @@ func Connect(ctx context.Context, opt Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	bus, err := dial(ctx, addr, opt.Timeout)
+	bus, err := dial(ctx, addr, opt.Timeout, true)
 	if err != nil {
 		return nil, fmt.Errorf("%w: cannot connect to the accessibility bus at %s: %v", ErrNoBus, addr, err)
 	}
 	return &Conn{bus: bus, timeout: opt.Timeout, log: opt.Logger, addr: addr}, nil
 }
 
-// dial connects and authenticates within timeout. godbus's handshake has no
-// deadline of its own: a bus that takes the connection but never answers
-// would hang it, so the connection is closed when the time is up.
-func dial(ctx context.Context, addr string, timeout time.Duration) (*dbus.Conn, error) {
+// dial connects and authenticates within timeout, and says Hello when addr
+// is a bus rather than a peer. godbus's handshake has no deadline of its
+// own: a bus that takes the connection but never answers would hang it, so
+// the connection is closed when the time is up.
+func dial(ctx context.Context, addr string, timeout time.Duration, hello bool) (*dbus.Conn, error) {
 	// The connection outlives ctx: it is the session's.
 	conn, err := dbus.Dial(addr, dbus.WithContext(context.WithoutCancel(ctx)))
 	if err != nil {
@@ -108,7 +110,7 @@ func dial(ctx context.Context, addr string, timeout time.Duration) (*dbus.Conn, 
 	done := make(chan error, 1)
 	go func() {
 		err := conn.Auth(nil)
-		if err == nil {
+		if err == nil && hello {
 			err = conn.Hello()
 		}
 		done <- err
@@ -141,7 +143,7 @@ func BusAddress(ctx context.Context, timeout time.Duration) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	conn, err := dial(ctx, sess, timeout)
+	conn, err := dial(ctx, sess, timeout, true)
 	if err != nil {
 		return "", fmt.Errorf("%w: cannot connect to the session bus at %s: %v", ErrNoBus, sess, err)
 	}
@@ -160,8 +162,12 @@ func BusAddress(ctx context.Context, timeout time.Duration) (string, error) {
 // Address is the accessibility bus's address.
 func (c *Conn) Address() string { return c.addr }
 
-// Close ends the connection; the registry drops its listeners with it.
-func (c *Conn) Close() error { return c.bus.Close() }
+// Close ends the connection and the peer-to-peer connections to
+// applications; the registry drops its listeners with it.
+func (c *Conn) Close() error {
+	c.peers.closeAll()
+	return c.bus.Close()
+}
 
 // Timeout is the cap of one call.
 func (c *Conn) Timeout() time.Duration { return c.timeout }

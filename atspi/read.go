@@ -136,7 +136,18 @@ func (c *Conn) ReadApp(ctx context.Context, root Ref, opt ReadOptions) (*Tree, e
 // readCache loads every object the application's Cache holds.
 func (c *Conn) readCache(ctx context.Context, bus string, t *Tree) error {
 	var items []cacheItem
-	if err := c.call(ctx, Ref{Bus: bus, Path: cachePath}, ifCache+".GetItems", []any{&items}); err != nil {
+	err := c.batch(ctx, func(ctx context.Context, rs routes) error {
+		const method = ifCache + ".GetItems"
+		call := c.object(ctx, rs, Ref{Bus: bus, Path: cachePath}).CallWithContext(ctx, method, 0)
+		if call.Err != nil {
+			return callErr(ctx, method, call.Err)
+		}
+		if err := call.Store(&items); err != nil {
+			return fmt.Errorf("%s: unexpected reply: %w", shortMethod(method), err)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	for _, ci := range items {
@@ -221,21 +232,21 @@ func (c *Conn) fetchChildren(ctx context.Context, items []*Item) error {
 	if len(items) == 0 {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	calls := make([]*dbus.Call, len(items))
-	for i, it := range items {
-		calls[i] = c.bus.Object(it.Ref.Bus, it.Ref.Path).GoWithContext(ctx, ifAccessible+".GetChildren", 0, nil)
-	}
-	for i, call := range calls {
-		<-call.Done
-		var kids []Ref
-		if call.Err != nil || call.Store(&kids) != nil {
-			continue // a defunct object keeps what the cache said
+	return c.batch(ctx, func(ctx context.Context, rs routes) error {
+		calls := make([]*dbus.Call, len(items))
+		for i, it := range items {
+			calls[i] = c.object(ctx, rs, it.Ref).GoWithContext(ctx, ifAccessible+".GetChildren", 0, nil)
 		}
-		items[i].Children = kids
-	}
-	return ctx.Err()
+		for i, call := range calls {
+			<-call.Done
+			var kids []Ref
+			if call.Err != nil || call.Store(&kids) != nil {
+				continue // a defunct object keeps what the cache said
+			}
+			items[i].Children = kids
+		}
+		return ctx.Err()
+	})
 }
 
 // ReadItem reads one object: role, name, description, states, interfaces,
@@ -257,12 +268,21 @@ func (c *Conn) readItems(ctx context.Context, refs []Ref) ([]*Item, error) {
 	if len(refs) == 0 {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
+	var out []*Item
+	err := c.batch(ctx, func(ctx context.Context, rs routes) error {
+		var err error
+		out, err = c.readItemsVia(ctx, rs, refs)
+		return err
+	})
+	return out, err
+}
+
+// readItemsVia is readItems on the routes rs, within ctx.
+func (c *Conn) readItemsVia(ctx context.Context, rs routes, refs []Ref) ([]*Item, error) {
 	type pending struct{ role, state, ifaces, props, kids *dbus.Call }
 	ps := make([]pending, len(refs))
 	for i, r := range refs {
-		o := c.bus.Object(r.Bus, r.Path)
+		o := c.object(ctx, rs, r)
 		ps[i] = pending{
 			role:   o.GoWithContext(ctx, ifAccessible+".GetRole", 0, nil),
 			state:  o.GoWithContext(ctx, ifAccessible+".GetState", 0, nil),
@@ -329,15 +349,20 @@ const relationLabelledBy = 2
 // Fill reads boxes, text and values of items, every call in flight at once.
 // Items that do not answer keep their zero values.
 func (c *Conn) Fill(ctx context.Context, items []*Item, opt FillOptions) error {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
+	return c.batch(ctx, func(ctx context.Context, rs routes) error {
+		return c.fillVia(ctx, rs, items, opt)
+	})
+}
+
+// fillVia is Fill on the routes rs, within ctx.
+func (c *Conn) fillVia(ctx context.Context, rs routes, items []*Item, opt FillOptions) error {
 	type pending struct {
 		it                          *Item
 		extents, text, vals, labels *dbus.Call
 	}
 	var ps []pending
 	for _, it := range items {
-		o := c.bus.Object(it.Ref.Bus, it.Ref.Path)
+		o := c.object(ctx, rs, it.Ref)
 		p := pending{it: it}
 		if opt.Extents && it.Has(ifComponent) {
 			p.extents = o.GoWithContext(ctx, ifComponent+".GetExtents", 0, nil, uint32(0))
@@ -372,11 +397,13 @@ func (c *Conn) Fill(ctx context.Context, items []*Item, opt FillOptions) error {
 				Targets []Ref
 			}
 			if p.labels.Store(&rels) == nil {
+				var by []Ref
 				for _, r := range rels {
 					if r.Type == relationLabelledBy {
-						p.it.LabelledBy = append(p.it.LabelledBy, r.Targets...)
+						by = append(by, r.Targets...)
 					}
 				}
+				p.it.LabelledBy = by
 			}
 		}
 		if p.vals != nil {
@@ -393,4 +420,23 @@ func (c *Conn) Fill(ctx context.Context, items []*Item, opt FillOptions) error {
 		return fmt.Errorf("reading boxes and values: %w", ErrTimeout)
 	}
 	return nil
+}
+
+// batch runs send, a batch of calls, within the connection's timeout on
+// routes of its own. When a peer-to-peer connection broke meanwhile, it
+// runs send again, over the bus, within a fresh timeout.
+func (c *Conn) batch(ctx context.Context, send func(context.Context, routes) error) error {
+	run := func() (bool, error) {
+		ctx, cancel := context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+		rs := routes{}
+		err := send(ctx, rs)
+		return c.broken(rs), err
+	}
+	broken, err := run()
+	if broken {
+		c.log.Debug("atspi: a peer-to-peer connection broke, using the bus")
+		_, err = run()
+	}
+	return err
 }
