@@ -113,15 +113,8 @@ func (d *Desktop) pointer(ctx context.Context, it *atspi.Item, n *tree.Node, a a
 			return nil
 		}
 	}
-	x, y, err := d.centre(ctx, it, n)
+	disp, x, y, err := d.aim(ctx, it, n)
 	if err != nil {
-		return err
-	}
-	disp, err := d.display()
-	if err != nil {
-		return err
-	}
-	if err := d.aim(ctx, disp, it, x, y); err != nil {
 		return err
 	}
 	if a.Kind == action.Hover {
@@ -380,15 +373,8 @@ func (d *Desktop) scroll(ctx context.Context, it *atspi.Item, n *tree.Node, a ac
 	if it == nil {
 		return &session.ActionError{Reason: "scroll on the desktop needs a target"}
 	}
-	x, y, err := d.centre(ctx, it, n)
+	disp, x, y, err := d.aim(ctx, it, n)
 	if err != nil {
-		return err
-	}
-	disp, err := d.display()
-	if err != nil {
-		return err
-	}
-	if err := d.aim(ctx, disp, it, x, y); err != nil {
 		return err
 	}
 	steps := max(a.Amount/40, 3)
@@ -411,19 +397,12 @@ func (d *Desktop) drag(ctx context.Context, from, to *tree.Node) error {
 	if !okA || !okB {
 		return fmt.Errorf("drag needs two desktop objects")
 	}
-	x1, y1, err := d.centre(ctx, a, from)
-	if err != nil {
-		return err
-	}
 	x2, y2, err := d.centre(ctx, b, to)
 	if err != nil {
 		return err
 	}
-	disp, err := d.display()
+	disp, x1, y1, err := d.aim(ctx, a, from)
 	if err != nil {
-		return err
-	}
-	if err := d.aim(ctx, disp, a, x1, y1); err != nil {
 		return err
 	}
 	return disp.Drag(ctx, x1, y1, x2, y2)

@@ -227,28 +227,37 @@ func (d *Desktop) raise(ctx context.Context, disp *xinput.Display, it *atspi.Ite
 	}
 }
 
-// aim raises the object's window and checks that a pointer action at x,y
-// reaches its application: the topmost window there must be one of the
-// app's own (its window, a menu it opened), not another application's. An
-// action through the object's own interface needs no such check.
-func (d *Desktop) aim(ctx context.Context, disp *xinput.Display, it *atspi.Item, x, y int) error {
+// aim finds where pointer input for the object goes (the centre of its box,
+// read now), raises its window and checks that input there reaches its
+// application: the topmost window at the point must be one of the app's
+// own (its window, a menu it opened), not another application's. An action
+// through the object's own interface needs no such check.
+func (d *Desktop) aim(ctx context.Context, it *atspi.Item, n *tree.Node) (*xinput.Display, int, int, error) {
+	x, y, err := d.centre(ctx, it, n)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	disp, err := d.display()
+	if err != nil {
+		return nil, 0, 0, err
+	}
 	d.raise(ctx, disp, it, x, y)
 	pid := d.appInfo(ctx, it.Ref.Bus).pid
 	if pid == 0 {
-		return nil
+		return disp, x, y, nil
 	}
 	top, err := disp.WindowAt(ctx, x, y)
 	if err != nil {
-		return &session.ActionError{Reason: fmt.Sprintf("it is off-screen: no window at %d,%d", x, y), Err: err}
+		return nil, 0, 0, &session.ActionError{Reason: fmt.Sprintf("it is off-screen: no window at %d,%d", x, y), Err: err}
 	}
 	if top.PID != 0 && top.PID != pid {
 		what := "another application's window"
 		if top.Title != "" {
 			what = fmt.Sprintf("window %q", top.Title)
 		}
-		return &session.ActionError{Reason: fmt.Sprintf("it is covered by %s at %d,%d", what, x, y)}
+		return nil, 0, 0, &session.ActionError{Reason: fmt.Sprintf("it is covered by %s at %d,%d", what, x, y)}
 	}
-	return nil
+	return disp, x, y, nil
 }
 
 // unlisted notes the X windows on screen that belong to an application in
