@@ -71,19 +71,7 @@ func TestReadZenity(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	l, err := c.Listen(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	events, unsub := l.Subscribe()
-	defer unsub()
-	cmd := exec.Command("zenity", "--question", "--title=Proceed?", "--text=Go on?")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	app := waitApp(t, c, events, "zenity")
+	app, events, cmd := startZenity(t, c, "Proceed?")
 
 	tr, err := c.ReadApp(ctx, app, ReadOptions{})
 	if err != nil {
@@ -139,6 +127,26 @@ func sorted(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// startZenity listens on c (so the app builds its Cache), starts a zenity
+// question dialog titled title and waits until it registers. The dialog
+// is stopped when the test ends.
+func startZenity(t *testing.T, c *Conn, title string) (Ref, <-chan Event, *exec.Cmd) {
+	t.Helper()
+	l, err := c.Listen(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	events, unsub := l.Subscribe()
+	t.Cleanup(unsub)
+	cmd := exec.Command("zenity", "--question", "--title="+title, "--text=Go on?")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return waitApp(t, c, events, "zenity"), events, cmd
 }
 
 // waitApp waits, on registry events, until an app named name registers.

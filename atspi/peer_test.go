@@ -3,7 +3,6 @@ package atspi
 import (
 	"context"
 	"errors"
-	"os/exec"
 	"slices"
 	"testing"
 
@@ -28,19 +27,7 @@ func TestPeer(t *testing.T) {
 	defer overBus.Close()
 	overBus.peers.closeAll()
 
-	l, err := c.Listen(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	events, unsub := l.Subscribe()
-	defer unsub()
-	cmd := exec.Command("zenity", "--question", "--title=Peer", "--text=Go on?")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	app := waitApp(t, c, events, "zenity")
+	app, _, _ := startZenity(t, c, "Peer")
 
 	rt := c.route(ctx, app.Bus)
 	if rt.peer == nil {
