@@ -40,18 +40,26 @@ for accessibility.`,
 
 func newDesktopUpCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
-		size    string
-		dir     string
-		verbose bool
+		size      string
+		dir       string
+		noPortals bool
+		verbose   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
 		Short: "Start a virtual desktop and print its environment as shell exports",
 		Long: `Start a virtual desktop and print the shell commands that put a shell on it,
 for eval. The desktop keeps running after this command returns, until
-canopy desktop down.`,
+canopy desktop down.
+
+The session bus offers every D-Bus service the machine has installed. With
+the desktop portals (xdg-desktop-portal-gtk) among them, programs ask the
+portal for file dialogs, as on GNOME or KDE: Chromium's Save dialog is then
+the portal's window. --no-portals leaves them off the bus, and Chromium
+draws its own GTK dialog.`,
 		Example: `  eval "$(canopy desktop up)"
-  eval "$(canopy desktop up --size 1920x1080 --dir /tmp/desk)"`,
+  eval "$(canopy desktop up --size 1920x1080 --dir /tmp/desk)"
+  eval "$(canopy desktop up --no-portals)"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w, h, err := parseSize(size)
@@ -60,7 +68,7 @@ canopy desktop down.`,
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), 30*time.Second)
 			defer cancel()
-			d, err := vdesk.Up(ctx, vdesk.Options{Width: w, Height: h, Dir: dir, Logger: desktopLogger(stderr, verbose)})
+			d, err := vdesk.Up(ctx, vdesk.Options{Width: w, Height: h, Dir: dir, NoPortals: noPortals, Logger: desktopLogger(stderr, verbose)})
 			if err != nil {
 				return err
 			}
@@ -72,6 +80,7 @@ canopy desktop down.`,
 	}
 	cmd.Flags().StringVar(&size, "size", fmt.Sprintf("%dx%d", vdesk.DefaultWidth, vdesk.DefaultHeight), "screen size, WIDTHxHEIGHT (depth 24)")
 	cmd.Flags().StringVar(&dir, "dir", "", "state directory, new or empty (default: a new temporary one); down removes it")
+	cmd.Flags().BoolVar(&noPortals, "no-portals", false, "leave the desktop portals (xdg-desktop-portal) off the session bus")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log start-up details to stderr")
 	return cmd
 }

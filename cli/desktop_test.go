@@ -107,6 +107,27 @@ func TestDesktopUpEnvDown(t *testing.T) {
 	}
 }
 
+// TestDesktopUpNoPortals: --no-portals leaves the desktop portals off the
+// bus, and the bus still starts the rest (it answers at all).
+func TestDesktopUpNoPortals(t *testing.T) {
+	t.Setenv(vdesk.DirVar, "")
+	dir := filepath.Join(t.TempDir(), "d")
+	up, stderr, err := runDesktop(t, "up", "--no-portals", "--dir", dir)
+	if err != nil {
+		t.Fatalf("up --no-portals: %v\n%s", err, stderr)
+	}
+	t.Cleanup(func() { runDesktop(t, "down", "--dir", dir) })
+	bus := shellVar(t, up, "DBUS_SESSION_BUS_ADDRESS")
+	out, err := exec.Command("dbus-send", "--bus="+bus, "--print-reply", "--dest=org.freedesktop.DBus",
+		"/", "org.freedesktop.DBus.ListActivatableNames").CombinedOutput()
+	if err != nil {
+		t.Fatalf("dbus-send --bus=%s: %v\n%s", bus, err, out)
+	}
+	if strings.Contains(string(out), "portal") {
+		t.Errorf("the bus of up --no-portals can start a portal:\n%s", out)
+	}
+}
+
 func TestDesktopErrors(t *testing.T) {
 	t.Setenv(vdesk.DirVar, "")
 	for _, tc := range []struct {

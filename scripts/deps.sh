@@ -37,6 +37,11 @@ if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ]; then
   command -v gtk3-widget-factory >/dev/null 2>&1 || need+=(gtk-3-examples)
   command -v gtk4-widget-factory >/dev/null 2>&1 || need+=(gtk-4-examples)
   command -v xdpyinfo >/dev/null 2>&1 || need+=(x11-utils)
+  # The desktop portal: with it on the session bus, Chromium's Save dialog is
+  # the portal's (as on GNOME or KDE). apt pulls it in as a Recommends of
+  # zenity's dependencies, but not with --no-install-recommends: the tests
+  # run the flows with it and without it, so it is installed explicitly.
+  dpkg -s xdg-desktop-portal-gtk >/dev/null 2>&1 || need+=(xdg-desktop-portal-gtk)
 fi
 if ! command -v go >/dev/null 2>&1; then
   echo "canopy: Go is missing: install Go 1.26 or later from https://go.dev/dl/" >&2

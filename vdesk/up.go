@@ -131,8 +131,16 @@ func Up(ctx context.Context, opts Options) (_ *Desktop, err error) {
 	// Activated services (at-spi-bus-launcher …) inherit the daemon's
 	// environment, so it must already carry the bus's own address.
 	d.st.BusAddress = "unix:path=" + escapeAddr(socket)
+	config := "--session"
+	if opts.NoPortals {
+		path, err := writeNoPortalsConfig(dir, d.Environ())
+		if err != nil {
+			return nil, err
+		}
+		config = "--config-file=" + path
+	}
 	b, addr, err := d.startServer(ctx, "dbus-daemon", "dbus.log",
-		"--session", "--nofork", "--nosyslog", "--print-address=3", "--address="+d.st.BusAddress)
+		config, "--nofork", "--nosyslog", "--print-address=3", "--address="+d.st.BusAddress)
 	d.st.Bus = b
 	if err != nil {
 		return nil, err

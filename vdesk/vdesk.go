@@ -74,6 +74,12 @@ type Options struct {
 	// removes it. Empty means a new temporary directory "canopy-desktop-*".
 	// Keep it short: unix socket paths inside it are limited to 107 bytes.
 	Dir string
+	// NoPortals leaves the desktop portals (xdg-desktop-portal and its
+	// backends) off the session bus, as on an X session without them:
+	// programs then draw their own dialogs (Chromium its GTK Save dialog,
+	// not the portal's). By default the bus offers every session service
+	// the machine has installed, portals included.
+	NoPortals bool
 	// Logger receives debug messages; nil discards them.
 	Logger *slog.Logger
 }
