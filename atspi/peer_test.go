@@ -3,6 +3,7 @@ package atspi
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"testing"
 
@@ -50,13 +51,17 @@ func TestPeer(t *testing.T) {
 		for _, it := range tr.Items {
 			items = append(items, it)
 		}
-		if err := c.Fill(ctx, items, FillOptions{Extents: true, Labels: func(*Item) bool { return true }}); err != nil {
+		if err := c.Fill(ctx, items, FillOptions{Extents: true, Labels: func(*Item) bool { return true }, Attributes: func(*Item) bool { return true }}); err != nil {
 			t.Fatal(err)
 		}
 		return tr
 	}
 	p2p, bus := read(c), read(overBus)
 	same(t, p2p, bus)
+	// GTK 3 says its toolkit in every object's attributes.
+	if win := p2p.Items[p2p.Items[app].Children[0]]; win.Attributes["toolkit"] != "gtk" {
+		t.Errorf("zenity's window has attributes %v, want toolkit:gtk among them", win.Attributes)
+	}
 	for r, it := range p2p.Items {
 		refs := slices.Clone(it.Children)
 		if r != app { // the app's parent is the desktop root, of the registry
@@ -185,7 +190,8 @@ func same(t *testing.T, a, b *Tree) {
 		volatile := States(1)<<StateFocused | States(1)<<StateActive
 		if x.Name != y.Name || x.Role != y.Role || x.States&^volatile != y.States&^volatile || x.Parent != y.Parent ||
 			!slices.Equal(x.Children, y.Children) || !slices.Equal(x.Interfaces, y.Interfaces) ||
-			x.Extents != y.Extents || x.HasExtents != y.HasExtents || !slices.Equal(x.LabelledBy, y.LabelledBy) {
+			x.Extents != y.Extents || x.HasExtents != y.HasExtents || !slices.Equal(x.LabelledBy, y.LabelledBy) ||
+			!maps.Equal(x.Attributes, y.Attributes) {
 			t.Errorf("%s differs:\n%+v\n%+v", r, x, y)
 		}
 	}

@@ -39,6 +39,10 @@ type Item struct {
 	// LabelledBy are the objects that label this one (the labelled-by
 	// relation), as read by [Conn.Fill].
 	LabelledBy []Ref
+	// Attributes are the object's toolkit attributes (GetAttributes), as
+	// read by [Conn.Fill]: Chromium names its views' classes here
+	// ("class": "StatusView"), which no other property says.
+	Attributes map[string]string
 }
 
 // Has reports whether the object offers the interface, given by its short
@@ -341,6 +345,8 @@ type FillOptions struct {
 	Value   func(*Item) bool
 	// Labels reads the labelled-by relation of the items it accepts.
 	Labels func(*Item) bool
+	// Attributes reads the attributes of the items it accepts.
+	Attributes func(*Item) bool
 }
 
 // relationLabelledBy is ATSPI_RELATION_LABELLED_BY.
@@ -357,8 +363,8 @@ func (c *Conn) Fill(ctx context.Context, items []*Item, opt FillOptions) error {
 // fillVia is Fill on the routes rs, within ctx.
 func (c *Conn) fillVia(ctx context.Context, rs routes, items []*Item, opt FillOptions) error {
 	type pending struct {
-		it                          *Item
-		extents, text, vals, labels *dbus.Call
+		it                                 *Item
+		extents, text, vals, labels, attrs *dbus.Call
 	}
 	var ps []pending
 	for _, it := range items {
@@ -375,6 +381,9 @@ func (c *Conn) fillVia(ctx context.Context, rs routes, items []*Item, opt FillOp
 		}
 		if opt.Labels != nil && opt.Labels(it) {
 			p.labels = o.GoWithContext(ctx, ifAccessible+".GetRelationSet", 0, nil)
+		}
+		if opt.Attributes != nil && opt.Attributes(it) {
+			p.attrs = o.GoWithContext(ctx, ifAccessible+".GetAttributes", 0, nil)
 		}
 		ps = append(ps, p)
 	}
@@ -404,6 +413,13 @@ func (c *Conn) fillVia(ctx context.Context, rs routes, items []*Item, opt FillOp
 					}
 				}
 				p.it.LabelledBy = by
+			}
+		}
+		if p.attrs != nil {
+			<-p.attrs.Done
+			var m map[string]string
+			if p.attrs.Store(&m) == nil {
+				p.it.Attributes = m
 			}
 		}
 		if p.vals != nil {

@@ -136,16 +136,8 @@ func (d *Desktop) pointer(ctx context.Context, it *atspi.Item, n *tree.Node, a a
 
 // modalOf returns the modal dialog that holds the object, if any.
 func (d *Desktop) modalOf(it *atspi.Item) *atspi.Item {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for i := 0; i < 64 && it != nil; i++ {
-		if isWindowRole(it.Role) {
-			if it.States.Has(atspi.StateModal) {
-				return it
-			}
-			return nil
-		}
-		it = d.items[it.Parent.String()]
+	if win := d.windowOf(it); win != nil && win.States.Has(atspi.StateModal) {
+		return win
 	}
 	return nil
 }

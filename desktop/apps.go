@@ -35,10 +35,14 @@ type launched struct {
 	err  error
 }
 
-// openApp starts a program and waits, on AT-SPI events, until a new window
-// shows on the desktop. The reply's diff then shows the application and its
-// window. A program that hands its work to a running instance and exits
-// (single-instance editors) counts once the instance shows a new window.
+// openApp starts a program and waits, on AT-SPI events, until a window of
+// it shows on the desktop, then gives that window the keyboard focus as a
+// window manager would. The reply's diff then shows the window, its
+// default focus widget focused. A program that hands its work to a
+// running instance and exits (single-instance editors) counts once any new
+// window shows; until it exits, only windows of its own process (or of
+// processes it started) count, so a service that the program's start-up
+// activates (a desktop portal) is not taken for it.
 func (d *Desktop) openApp(ctx context.Context, a action.Action) (session.Output, error) {
 	path, err := exec.LookPath(a.Command)
 	if err != nil {
@@ -64,17 +68,23 @@ func (d *Desktop) openApp(ctx context.Context, a action.Action) (session.Output,
 	d.launched[cmd.Process.Pid] = l
 	d.mu.Unlock()
 
-	ctx, cancel := context.WithTimeout(ctx, d.appWait)
+	wait, cancel := context.WithTimeout(ctx, d.appWait)
 	defer cancel()
 	exited := l.done
-	var handedOver <-chan time.Time
+	handedOver := false
+	var handOver <-chan time.Time
+	mine := func(w atspi.Ref) bool {
+		return handedOver || ownedBy(d.appInfo(wait, w.Bus).pid, cmd.Process.Pid)
+	}
 	for {
-		now, err := d.windowsNow(ctx)
-		if err == nil && newWindow(before, now) {
-			return session.Output{}, nil
+		now, err := d.windowsNow(wait)
+		if err == nil {
+			if w, ok := newWindow(before, now, mine); ok {
+				return session.Output{}, d.focusWindow(ctx, w)
+			}
 		}
 		select {
-		case <-ctx.Done():
+		case <-wait.Done():
 			return session.Output{}, fmt.Errorf("started %s (pid %d), but no window of it appeared on the accessibility bus within %s (a GTK app must not run with NO_AT_BRIDGE=1; a Qt app needs QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1)%s",
 				a.Command, cmd.Process.Pid, d.appWait, out.tail())
 		case <-exited:
@@ -84,8 +94,9 @@ func (d *Desktop) openApp(ctx context.Context, a action.Action) (session.Output,
 			}
 			// A single-instance app hands its work to the running instance
 			// and exits: that instance may open a window, or only a tab.
-			handedOver = time.After(handOverWait)
-		case <-handedOver:
+			handedOver = true
+			handOver = time.After(handOverWait)
+		case <-handOver:
 			return session.Output{}, nil
 		case <-ch:
 			// Something happened on the desktop: drain the burst, look again.
@@ -132,13 +143,15 @@ func (d *Desktop) windowsNow(ctx context.Context) (map[atspi.Ref]bool, error) {
 	return wins, nil
 }
 
-func newWindow(before, now map[atspi.Ref]bool) bool {
+// newWindow returns a window of now that was not in before and that
+// counts (accept), if any.
+func newWindow(before, now map[atspi.Ref]bool, accept func(atspi.Ref) bool) (atspi.Ref, bool) {
 	for w := range now {
-		if !before[w] {
-			return true
+		if !before[w] && accept(w) {
+			return w, true
 		}
 	}
-	return false
+	return atspi.Ref{}, false
 }
 
 // appEnv is the environment for launched apps: ours, with the switches
@@ -152,41 +165,6 @@ func appEnv() []string {
 		env = append(env, kv)
 	}
 	return append(env, "QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1")
-}
-
-// activate brings a window to the front and gives it keyboard focus: the X
-// window that shows the object's top-level window, else the one at the
-// object's centre.
-func (d *Desktop) activate(ctx context.Context, it *atspi.Item, n *tree.Node) error {
-	disp, err := d.display()
-	if err != nil {
-		return err
-	}
-	win := d.windowOf(it)
-	if win == nil {
-		win = it
-	}
-	if r, err := d.conn.Extents(ctx, win.Ref); err == nil {
-		w := *win
-		w.Extents, w.HasExtents = r, true
-		win = &w
-	}
-	if xw, ok := xWindowOf(d.appInfo(ctx, it.Ref.Bus), win, d.xWindows(ctx)); ok {
-		err = disp.Raise(ctx, xw.ID)
-	} else {
-		x, y, cerr := d.centre(ctx, it, n)
-		if cerr != nil {
-			return cerr
-		}
-		err = disp.RaiseAndFocusAt(ctx, x, y)
-	}
-	if err != nil {
-		return err
-	}
-	if it.Has("Component") {
-		_ = d.conn.GrabFocus(ctx, it.Ref)
-	}
-	return nil
 }
 
 // selectOption picks an option of a combo box or list by its name: through

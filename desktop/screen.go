@@ -171,18 +171,22 @@ func shift(n *tree.Node, dx, dy int) {
 }
 
 // windowOf returns the top-level window that holds the object, as last
-// read.
+// read: the outermost object below its application, whatever role it
+// says it has (GTK 4.8 calls a dialog that opens a second time "widget"),
+// or nil for an application or an object the last snapshot did not show.
 func (d *Desktop) windowOf(it *atspi.Item) *atspi.Item {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	var win *atspi.Item
 	for i := 0; i < 64 && it != nil && it.Role != atspi.RoleApplication; i++ {
-		if isWindowRole(it.Role) {
-			win = it
+		p := d.items[it.Parent.String()]
+		if p == nil || p.Role == atspi.RoleApplication {
+			// A window events found may hang under an application object
+			// the snapshot does not show (Chromium's GTK 3 Save dialog).
+			return it
 		}
-		it = d.items[it.Parent.String()]
+		it = p
 	}
-	return win
+	return nil
 }
 
 // screenOffset is what to add to the object's box, read now, to place it
@@ -260,23 +264,21 @@ func (d *Desktop) aim(ctx context.Context, it *atspi.Item, n *tree.Node) (*xinpu
 	return disp, x, y, nil
 }
 
-// unlisted notes the X windows on screen that belong to an application in
-// the tree but show none of its windows. Chromium's GTK 3 Save dialog,
+// unlisted notes the X windows on screen that belong to an application the
+// desktop lists (shown or not, for lack of windows) but show none of its
+// windows in the tree. Chromium's GTK 3 Save dialog,
 // opened before anything listened, is not in the accessibility tree at all
 // until its focus moves; the note says how to bring it in.
-func (d *Desktop) unlisted(root *tree.Node, items map[string]*atspi.Item, wins []xinput.Window) []string {
+func (d *Desktop) unlisted(apps []listedApp, wins []xinput.Window) []string {
 	type owner struct {
 		name string
 		wins []*tree.Node
 	}
 	byPID := map[int]*owner{}
 	d.apps.mu.Lock()
-	for _, app := range root.Children {
-		it := items[app.Key]
-		if it == nil {
-			continue
-		}
-		info, ok := d.apps.m[it.Ref.Bus]
+	for _, la := range apps {
+		app := la.node
+		info, ok := d.apps.m[la.root.Bus]
 		if !ok || info.pid == 0 {
 			continue
 		}

@@ -102,6 +102,7 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 	root := &tree.Node{Role: "desktop", Name: os.Getenv("DISPLAY")}
 	items := map[string]*atspi.Item{}
 	cache := map[atspi.Ref]*readApp{}
+	var all []listedApp // every application, with windows shown or not
 	for _, r := range refs {
 		c := reuse[r]
 		if c == nil {
@@ -110,11 +111,18 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 		if c == nil {
 			continue
 		}
-		root.Children = append(root.Children, c.node)
-		maps.Copy(items, c.items)
+		all = append(all, listedApp{r, c.node})
 		if c.keep {
 			cache[r] = c
 		}
+		if len(c.node.Children) == 0 {
+			// An application shows nothing to act on until it shows a
+			// window: a service such as the portal that draws dialogs
+			// for others, an app still starting.
+			continue
+		}
+		root.Children = append(root.Children, c.node)
+		maps.Copy(items, c.items)
 	}
 	// Clean is idempotent, so reused subtrees pass through unchanged.
 	tree.Clean(root)
@@ -123,8 +131,14 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 	d.items = items
 	d.cache = cache
 	d.mu.Unlock()
-	h := tree.Header{Kind: "desktop", Title: os.Getenv("DISPLAY"), Notes: d.unlisted(root, items, wins)}
+	h := tree.Header{Kind: "desktop", Title: os.Getenv("DISPLAY"), Notes: d.unlisted(all, wins)}
 	return &tree.Snapshot{Header: h, Root: root}, nil
+}
+
+// listedApp is an application the desktop root lists, and its node.
+type listedApp struct {
+	root atspi.Ref
+	node *tree.Node
 }
 
 // readApp is an application as last shown: its subtree and objects. keep
@@ -319,33 +333,41 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 	// Pick the objects on screen first, so boxes and values are read only
 	// for them, all at once.
 	var keep []*atspi.Item
-	var pick func(t *atspi.Tree, r atspi.Ref)
-	pick = func(t *atspi.Tree, r atspi.Ref) {
+	// inPopup are the objects in windows nested in another window
+	// (Chromium's bubbles), whose attributes say what they are.
+	inPopup := map[*atspi.Item]bool{}
+	var pick func(t *atspi.Tree, r atspi.Ref, depth int, popup bool)
+	pick = func(t *atspi.Tree, r atspi.Ref, depth int, popup bool) {
 		it := t.Items[r]
 		if it == nil || !a.shown(it) {
 			return
 		}
 		keep = append(keep, it)
+		popup = popup || depth > 0 && isWindowRole(it.Role)
+		if popup {
+			inPopup[it] = true
+		}
 		if d.skipWeb && it.Role == atspi.RoleDocumentWeb {
 			return
 		}
 		for _, k := range it.Children {
-			pick(t, k)
+			pick(t, k, depth+1, popup)
 		}
 	}
 	for _, w := range rootItem.Children {
 		if it := a.tree.Items[w]; it != nil && a.windowShown(it) {
-			pick(a.tree, w)
+			pick(a.tree, w, 0, false)
 		}
 	}
 	for _, t := range a.extra {
 		if it := t.Items[t.Root]; it != nil && a.windowShown(it) {
-			pick(t, t.Root)
+			pick(t, t.Root, 0, false)
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), d.conn.Timeout())
 	defer cancel()
-	_ = d.conn.Fill(ctx, keep, atspi.FillOptions{Extents: true, Text: wantsText, Value: wantsValue, Labels: wantsLabel})
+	_ = d.conn.Fill(ctx, keep, atspi.FillOptions{Extents: true, Text: wantsText, Value: wantsValue, Labels: wantsLabel,
+		Attributes: func(it *atspi.Item) bool { return inPopup[it] }})
 
 	appN := &tree.Node{Role: "application", Name: appName(rootItem.Name, a.info.pid), Key: a.root.String()}
 	items[appN.Key] = rootItem
@@ -356,8 +378,22 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 			return nil // hidden, or already shown (a window found twice)
 		}
 		n := node(it)
-		if top && it.Role == atspi.RoleFileChooser {
-			n.Role = "dialog" // a file chooser window, not the widget in one
+		switch {
+		case top && (it.Role == atspi.RoleFileChooser || !isWindowRole(it.Role)):
+			// A file chooser window, not the widget in one; and a top-level
+			// object that does not say it is a window (GTK 4.8 calls its
+			// Save dialog "widget" when it opens a second time).
+			n.Role = "window"
+			if it.Role == atspi.RoleFileChooser || it.States.Has(atspi.StateModal) {
+				n.Role = "dialog"
+			}
+		case !top && isWindowRole(it.Role):
+			switch popupOf(t, it) {
+			case linkStatus:
+				return nil
+			case downloadBubble:
+				n.Role, n.Name = "status", downloadBubbleName
+			}
 		}
 		if n.Name == "" {
 			n.Name = labelName(a, it)

@@ -40,8 +40,10 @@ func (d *differ) result() Diff {
 		}
 		for k := i; k < j; k++ {
 			a.nodes[k].added = true
-			if n := a.nodes[k].node; isDialog(n) && a.nodes[k].match < 0 {
-				opened = append(opened, "opened "+short(n))
+			if a.nodes[k].match < 0 {
+				if o, ok := a.outcome(k); ok {
+					opened = append(opened, "opened "+o)
+				}
 			}
 		}
 		out = append(out, keyed{key: 2 * int(i), c: c})
@@ -53,8 +55,10 @@ func (d *differ) result() Diff {
 			continue
 		}
 		for k := i; k <= in.end; k++ {
-			if n := b.nodes[k].node; isDialog(n) && b.nodes[k].match < 0 {
-				closed = append(closed, "closed "+short(n))
+			if b.nodes[k].match < 0 {
+				if o, ok := b.outcome(k); ok {
+					closed = append(closed, "closed "+o)
+				}
 			}
 		}
 		// Not reported inside an added subtree: that prints as it is now.
@@ -253,6 +257,36 @@ func isDialog(n *tree.Node) bool {
 		return true
 	}
 	return false
+}
+
+// outcome cites node i for an opened or closed line, if its opening or
+// closing is an outcome (isDialog). A desktop window says the application
+// that owns it, `dialog "All Files" (xdg-desktop-portal-gtk) e22`, since
+// which program drew a dialog is not always the one that asked for it; an
+// application is cited only when none of its windows is, as that line
+// says it already.
+func (s *side) outcome(i int32) (string, bool) {
+	n := s.nodes[i].node
+	if !isDialog(n) {
+		return "", false
+	}
+	if n.Role == "application" {
+		for _, k := range s.kids(i, nil) {
+			if isDialog(s.nodes[k].node) {
+				return "", false
+			}
+		}
+		return short(n), true
+	}
+	p := s.nodes[i].parent
+	if p < 0 || s.nodes[p].node.Role != "application" || s.nodes[p].node.Name == "" {
+		return short(n), true
+	}
+	line := tree.Line(&tree.Node{Role: n.Role, Name: n.Name, Unread: n.Unread}) + " (" + s.nodes[p].node.Name + ")"
+	if n.Ref != "" {
+		line += " " + n.Ref
+	}
+	return line, true
 }
 
 // short cites a node by role, name and ref only — a change line then says

@@ -125,6 +125,13 @@ func table(rows int) *tree.Node {
 	return el(tree.RoleDocument, "Users", "", el("heading", "Users", ""), t)
 }
 
+// desktop is a desktop with a browser and an editor.
+func desktop() *tree.Node {
+	return el("desktop", ":0", "",
+		el("application", "Chromium", "e9", el("window", "Report - Chromium", "e1", el("button", "Reload", "e2"))),
+		el("application", "mousepad", "e11", el("window", "notes.txt - Mousepad", "e10", el("textbox", "", "e12"))))
+}
+
 type diffCase struct {
 	name   string
 	before *tree.Node
@@ -195,6 +202,15 @@ func cases() []diffCase {
 				n.Bounds = &tree.Rect{X: 1, Y: 2, W: 3, H: 4}
 				return true
 			})
+		}},
+		// The desktop: a portal draws the browser's Save dialog, the
+		// editor opens with its window, and the browser's own window
+		// opens a dialog of its own.
+		{name: "desktop_windows", before: desktop(), edit: func(a *tree.Node) {
+			portal := el("application", "xdg-desktop-portal-gtk", "e21", el("dialog", "All Files", "e22", el("button", "Save", "e23")))
+			find(a, "e1").Children = append(find(a, "e1").Children, el("window", "", "e30", text("127.0.0.1/report.txt")))
+			a.Children = append(a.Children, portal)
+			remove(a, "e10")
 		}},
 		{name: "table_row_edited", before: table(1000), edit: func(a *tree.Node) {
 			row := find(a, "e5000")
@@ -277,6 +293,8 @@ func TestLines(t *testing.T) {
 		{"expanded", []string{`~ button "Menu" e7: collapsed → expanded`}, 0},
 		{"volatile_only", []string{"no change"}, 0},
 		{"table_row_edited", []string{`~ cell "Active" → "Suspended" (in e5000)`}, 60},
+		{"desktop_windows", []string{`opened dialog "All Files" (xdg-desktop-portal-gtk) e22`,
+			`opened window e30`, `closed window "notes.txt - Mousepad" (mousepad) e10`}, 0},
 	}
 	byName := map[string]diffCase{}
 	for _, c := range cases() {

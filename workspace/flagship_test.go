@@ -3,6 +3,7 @@ package workspace_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -10,30 +11,54 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/internal/desktoptest"
 	"github.com/canopy-dev/canopy/internal/mcptest"
 	"github.com/canopy-dev/canopy/internal/site"
 	"github.com/canopy-dev/canopy/mcp"
 )
 
-// TestFlagship is the issue's flow, driven through MCP the way an agent
-// would: a page's download link opens the browser's native Save dialog
-// (on the virtual desktop), the agent names the file and saves it, opens it
-// in mousepad, types into it and saves it again. In both dialog modes:
-// Chromium's default GTK 3 dialog, which only an event finds, and the GTK 4
-// one, which is its own application.
+// Selectors of the flagship that hold whoever draws the Save dialog: the
+// portal's is titled "All Files", Chromium's own "Save File", and each
+// says "Name" and "Save" in the user's language only.
+const (
+	nameField  = `role:dialog >> role:textbox name:Name`
+	saveButton = `role:dialog >> role:button name:Save`
+	editorText = `app:mousepad >> role:textbox state:focused`
+)
+
+// flagshipModes are the three ways a Save dialog is drawn: by the desktop
+// portal (GNOME, KDE, a fresh Debian with zenity), and by Chromium itself
+// in GTK 3 (its default) and GTK 4 on a desktop without the portal.
+var flagshipModes = []struct {
+	name        string
+	desktop     desktoptest.Mode
+	browserArgs []string
+	portal      bool // the dialog is the portal's, not the browser's
+}{
+	{"portal", desktoptest.Modes[0], nil, true},
+	{"gtk3", desktoptest.Modes[1], nil, false},
+	{"gtk4", desktoptest.Modes[1], []string{"--gtk-version=4"}, false},
+}
+
+// openedDialog is the outcome line of a desktop dialog that opened, with
+// the application that drew it.
+var openedDialog = regexp.MustCompile(`(?m)^opened dialog "([^"]+)" \(([^)]+)\) e[0-9]+$`)
+
+// TestFlagship is the flow an agent drives through MCP: a page's download
+// link opens a native Save dialog on the (virtual) desktop, the agent names
+// the file and saves it, opens it in mousepad, types into the editor that
+// open_app left focused, and saves it again. On a desktop with the portal
+// and on one without it, in Chromium's GTK 3 and GTK 4 modes.
 func TestFlagship(t *testing.T) {
-	for _, mode := range []struct {
-		name string
-		args []string
-	}{
-		{"gtk3", nil},
-		{"gtk4", []string{"--gtk-version=4"}},
-	} {
-		t.Run(mode.name, func(t *testing.T) { flagship(t, mode.name, mode.args) })
+	for _, mode := range flagshipModes {
+		t.Run(mode.name, func(t *testing.T) {
+			desktoptest.Use(t, mode.desktop)
+			flagship(t, mode.browserArgs, mode.portal)
+		})
 	}
 }
 
-func flagship(t *testing.T, mode string, browserArgs []string) {
+func flagship(t *testing.T, browserArgs []string, portal bool) {
 	dir := t.TempDir()
 	srv, err := mcp.New(mcp.Options{Desktop: true, Browser: browser.Options{
 		AskDownloads: true, DownloadDir: dir, Args: browserArgs,
@@ -48,38 +73,71 @@ func flagship(t *testing.T, mode string, browserArgs []string) {
 	if !strings.Contains(r, `link "Download report"`) {
 		t.Fatalf("navigate reply lacks the link:\n%s", r)
 	}
+	if strings.Contains(r, "portal") {
+		t.Errorf("navigate reply shows a portal, which has no window:\n%s", r)
+	}
 	r = call(t, cs, "click", map[string]any{"target": `role:link name:"Download report"`})
 	t.Logf("click:\n%s", r)
-	if !strings.Contains(r, `"Save File"`) {
+	if !openedDialog.MatchString(r) {
 		// The dialog may take a moment longer than the click's settling.
-		r = call(t, cs, "wait", map[string]any{"target": `window:"Save File"`, "timeout": 10000})
+		r = call(t, cs, "wait", map[string]any{"target": `role:dialog`, "timeout_ms": 10000})
 		t.Logf("wait:\n%s", r)
 	}
-	r = call(t, cs, "type", map[string]any{"target": `window:"Save File" >> role:textbox name:Name`, "text": "q3-report.txt", "clear": true})
-	// GTK 4.8's entry offers EditableText but no Text to read back, so
-	// there the typed name shows only in the file that lands.
-	if mode == "gtk3" && !strings.Contains(r, `"q3-report.txt"`) {
-		t.Errorf("type reply does not show the new name:\n%s", r)
-	}
+	checkDialogLine(t, r, portal)
+	checkBrowserNoise(t, "click", r)
+
+	r = call(t, cs, "type", map[string]any{"target": nameField, "text": "q3-report.txt", "clear": true})
 	t.Logf("type:\n%s", r)
-	r = call(t, cs, "click", map[string]any{"target": `window:"Save File" >> role:button name:Save`})
+	r = call(t, cs, "click", map[string]any{"target": saveButton})
 	t.Logf("save:\n%s", r)
-	if !strings.Contains(r, "closed dialog \"Save File\"") {
+	if !strings.Contains(r, "closed dialog ") {
 		t.Errorf("save reply does not say the dialog closed:\n%s", r)
 	}
+	checkBrowserNoise(t, "save", r)
 	path := filepath.Join(dir, "q3-report.txt")
 	waitFile(t, path, site.ReportText)
 
 	r = call(t, cs, "open_app", map[string]any{"command": "mousepad", "args": []string{path}})
 	t.Logf("open_app:\n%s", r)
-	if !strings.Contains(r, "q3-report.txt") {
-		t.Errorf("open_app reply does not show the file's window:\n%s", r)
+	if !regexp.MustCompile(`(?m)^opened window "[^"]*q3-report\.txt[^"]*" \(mousepad\) e[0-9]+$`).MatchString(r) {
+		t.Errorf("open_app reply does not show the file's window and its owner:\n%s", r)
 	}
-	r = call(t, cs, "type", map[string]any{"target": `app:mousepad >> role:textbox state:multiline`, "text": "edited by canopy\n"})
+	if !regexp.MustCompile(`(?m)^\+ +textbox e[0-9]+ focused multiline`).MatchString(r) {
+		t.Errorf("open_app reply does not show the editor focused:\n%s", r)
+	}
+	// The editor has the focus, its caret at the start: typing goes there.
+	r = call(t, cs, "type", map[string]any{"target": editorText, "text": "edited by canopy\n"})
 	t.Logf("type in mousepad:\n%s", r)
-	r = call(t, cs, "press", map[string]any{"keys": "ctrl+s", "target": `app:mousepad >> role:textbox state:multiline`})
+	r = call(t, cs, "press", map[string]any{"keys": "ctrl+s", "target": editorText})
 	t.Logf("ctrl+s:\n%s", r)
-	waitFile(t, path, site.ReportText+"edited by canopy\n")
+	waitFile(t, path, "edited by canopy\n"+site.ReportText)
+}
+
+// checkDialogLine checks that a reply says a dialog opened, with the
+// application that drew it: the portal's process, or the browser.
+func checkDialogLine(t *testing.T, reply string, portal bool) {
+	t.Helper()
+	m := openedDialog.FindStringSubmatch(reply)
+	if m == nil {
+		t.Fatalf("no `opened dialog \"…\" (owner) eN` line in:\n%s", reply)
+	}
+	byBrowser := strings.EqualFold(m[2], "chromium")
+	if portal == byBrowser {
+		t.Errorf("the dialog %q is drawn by %q; want the portal's: %v", m[1], m[2], portal)
+	}
+}
+
+// checkBrowserNoise checks that a reply names no browser window by a bare
+// role (Chromium's link status bubble) and no dialog that needs no answer
+// (its download bubble).
+func checkBrowserNoise(t *testing.T, what, reply string) {
+	t.Helper()
+	if regexp.MustCompile(`(?m)^(opened )?window e[0-9]+$|(?m)^\+ +window e[0-9]+$`).MatchString(reply) {
+		t.Errorf("%s reply shows an unnamed window:\n%s", what, reply)
+	}
+	if strings.Contains(reply, "opened dialog \"Recent download history\"") || strings.Contains(reply, `dialog "Recent download history"`) {
+		t.Errorf("%s reply shows the download bubble as a dialog:\n%s", what, reply)
+	}
 }
 
 // call calls a tool and returns its text; a tool error fails the test.

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -137,4 +138,58 @@ func Live(display, busAddress string) error {
 		return fmt.Errorf("session bus %s does not answer: %w", busAddress, err)
 	}
 	return nil
+}
+
+// Mode is a kind of desktop a test runs on: with or without the desktop
+// portals on its session bus.
+type Mode struct {
+	// Name names the mode in subtest names: "portal" or "noportal".
+	Name string
+	// NoPortals leaves the portals off the bus (vdesk.Options.NoPortals).
+	NoPortals bool
+}
+
+// Modes are both kinds of desktop, for tests that must pass on each: a
+// desktop with xdg-desktop-portal (GNOME, KDE, and a fresh Debian machine
+// with zenity installed), where programs' file dialogs are the portal's,
+// and one without, where each program draws its own.
+var Modes = []Mode{{Name: "portal"}, {Name: "noportal", NoPortals: true}}
+
+// Use brings up a virtual desktop of mode m for one test and points the
+// process's environment at it (t.Setenv, so the test must not be
+// parallel); the previous environment comes back and the desktop goes
+// down when the test ends. A test of the portal mode fails under CI=true
+// when the machine lacks the portal (CI installs it), and is skipped
+// elsewhere.
+func Use(t *testing.T, m Mode) *vdesk.Desktop {
+	t.Helper()
+	if !m.NoPortals && !vdesk.PortalsInstalled() {
+		const msg = "xdg-desktop-portal is not installed (apt-get install xdg-desktop-portal-gtk)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	d, err := vdesk.Up(ctx, vdesk.Options{NoPortals: m.NoPortals})
+	if err != nil {
+		t.Fatalf("bring up a %s desktop: %v", m.Name, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := d.Down(ctx); err != nil {
+			t.Errorf("stop the %s desktop: %v", m.Name, err)
+		}
+	})
+	for _, kv := range d.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	for _, k := range d.Unset() {
+		t.Setenv(k, "") // restored at the end of the test
+		os.Unsetenv(k)
+	}
+	return d
 }
