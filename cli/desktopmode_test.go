@@ -50,7 +50,7 @@ func TestDesktopDo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{`opened application "zenity"`, `opened dialog "Add item"`,
+	for _, want := range []string{`opened dialog "Add item" (zenity) e2`,
 		`~ textbox "Item name" e3: value "" → "milk"`, `textbox "Item name" e3 focused value="milk"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -80,7 +80,14 @@ func (d *Desktop) openApp(ctx context.Context, a action.Action) (session.Output,
 		now, err := d.windowsNow(wait)
 		if err == nil {
 			if w, ok := newWindow(before, now, mine); ok {
-				return session.Output{}, d.focusWindow(ctx, w)
+				err := d.focusWindow(ctx, w)
+				if !errors.Is(err, session.ErrStale) {
+					return session.Output{}, err
+				}
+				// GTK 4 lists a new window a moment before it answers
+				// for it: look again after the next burst of events
+				// (one that went for good is not listed again).
+				d.log.Debug("desktop: a new window does not answer yet", "window", w, "err", err)
 			}
 		}
 		select {

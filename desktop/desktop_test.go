@@ -3,15 +3,21 @@ package desktop
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/atspi"
 	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/selector"
 	"github.com/canopy-dev/canopy/session"
+	"github.com/canopy-dev/canopy/tree"
 )
 
 // TestZenityEntry opens a zenity entry dialog through the session, checks
@@ -19,8 +25,8 @@ import (
 func TestZenityEntry(t *testing.T) {
 	d, s := open(t)
 	r := openApp(t, s, "zenity", "--entry", "--title=Add item", "--text=Item name:")
-	if !strings.Contains(r.Text, `opened application "zenity"`) || !strings.Contains(r.Text, `dialog "Add item"`) {
-		t.Fatalf("open_app reply does not show the new app and its dialog:\n%s", r.Text)
+	if !strings.Contains(r.Text, `opened dialog "Add item" (zenity) e`) {
+		t.Fatalf("open_app reply does not show the new dialog and its app:\n%s", r.Text)
 	}
 	golden(t, "zenity-open", renumber(r.Text))
 	golden(t, "zenity-tree", renumber(scoped(t, d, "app:zenity")))
@@ -47,7 +53,7 @@ func TestZenityEntry(t *testing.T) {
 	if got := strings.TrimSpace(l.out.buf.String()); !strings.Contains(got, "milk") {
 		t.Errorf("zenity printed %q, want milk", got)
 	}
-	if !strings.Contains(r.Text, `closed application "zenity"`) && !strings.Contains(r.Text, `closed dialog "Add item"`) {
+	if !strings.Contains(r.Text, `closed dialog "Add item" (zenity) e`) {
 		t.Errorf("the click's diff does not say the dialog closed:\n%s", r.Text)
 	}
 }
@@ -173,4 +179,80 @@ func TestBadInput(t *testing.T) {
 	if _, err := s.Run(ctx, action.Action{Kind: action.Snapshot}); err != nil {
 		t.Errorf("snapshot after errors: %v", err)
 	}
+}
+
+// TestFocus: open_app leaves the new window focused with its default focus
+// widget (mousepad's text area), activate gives it back after another app
+// took it, and an app that cannot take it (stopped) is a one-line error
+// within the cap that leaves the session usable.
+func TestFocus(t *testing.T) {
+	d, s := open(t)
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(file, []byte("notes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const editor = `app:mousepad >> role:textbox state:focused`
+	r := openApp(t, s, "mousepad", file)
+	if !regexp.MustCompile(`(?m)^\+ +textbox e[0-9]+ focused multiline`).MatchString(r.Text) {
+		t.Errorf("open_app reply does not show mousepad's text area focused:\n%s", r.Text)
+	}
+	run(t, s, action.Action{Kind: action.Press, Target: editor, Keys: "ctrl+End"})
+	run(t, s, action.Action{Kind: action.Type, Target: editor, Text: "one "})
+
+	// Another app takes the focus as it opens.
+	openApp(t, s, "zenity", "--entry", "--title=Other", "--text=Other:")
+	if n := find(t, d, editor); len(n) != 0 {
+		t.Fatalf("mousepad's text area is still focused after zenity opened: %s", tree.Line(n[0]))
+	}
+	r = run(t, s, action.Action{Kind: action.Activate, Target: `app:mousepad`})
+	if !strings.Contains(r.Text, "focus → textbox") {
+		t.Errorf("activate reply does not say the focus moved to the text area:\n%s", r.Text)
+	}
+	run(t, s, action.Action{Kind: action.Type, Target: editor, Text: "two"})
+	it := d.itemOf(t, editor)
+	if got, _ := d.conn.Text(ctx, it.Ref); got != "notes\none two" {
+		t.Errorf("mousepad holds %q, want the typed words after the text", got)
+	}
+
+	// A stopped app cannot take the focus.
+	pid := 0
+	d.mu.Lock()
+	for p, l := range d.launched {
+		if strings.Contains(strings.Join(l.cmd.Args, " "), "Other") {
+			pid = p
+		}
+	}
+	d.mu.Unlock()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := s.Run(ctx, action.Action{Kind: action.Activate, Target: `window:Other`})
+	took := time.Since(start)
+	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("activate on a stopped app, after %v: %v", took.Round(time.Millisecond), err)
+	if err == nil || strings.Contains(err.Error(), "\n") {
+		t.Errorf("activate on a stopped app: %v, want a one-line error", err)
+	}
+	if took > 2*FocusTimeout+2*time.Second {
+		t.Errorf("activate on a stopped app took %v, past its cap", took)
+	}
+	// Going again, the session is usable and the app takes the focus.
+	r = run(t, s, action.Action{Kind: action.Activate, Target: `window:Other`})
+	if n := find(t, d, `window:Other >> role:textbox state:focused`); len(n) != 1 {
+		t.Errorf("zenity's entry is not focused after activate:\n%s", r.Text)
+	}
+}
+
+// find lists the nodes a selector names in a fresh snapshot.
+func find(t *testing.T, d *Desktop, sel string) []*tree.Node {
+	t.Helper()
+	snap, err := d.Snapshot(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return selector.Find([]*tree.Snapshot{snap}, selector.MustParse(sel))
 }

@@ -33,7 +33,9 @@ type appInfos struct {
 }
 
 // appInfo returns what is known of the application on bus, asking it the
-// first time. An app that does not answer is asked again next time.
+// first time. An app that does not answer both questions is asked again
+// next time: GTK 4 answers its toolkit only once it has started, and an
+// answer missing then must not stick.
 func (d *Desktop) appInfo(ctx context.Context, bus string) appInfo {
 	d.apps.mu.Lock()
 	info, ok := d.apps.m[bus]
@@ -47,9 +49,10 @@ func (d *Desktop) appInfo(ctx context.Context, bus string) appInfo {
 	}
 	info.pid = pid
 	name, version, err := d.conn.Toolkit(ctx, atspi.Ref{Bus: bus, Path: atspi.Root.Path})
-	if err == nil {
-		info.relative = windowRelative(name, version)
+	if err != nil {
+		return info
 	}
+	info.relative = windowRelative(name, version)
 	d.apps.mu.Lock()
 	if d.apps.m == nil {
 		d.apps.m = map[string]appInfo{}

@@ -1,10 +1,12 @@
 package workspace_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/canopy-dev/canopy/internal/mcptest"
 	"github.com/canopy-dev/canopy/internal/site"
 	"github.com/canopy-dev/canopy/mcp"
+	"github.com/canopy-dev/canopy/xinput"
 )
 
 // Selectors of the flagship that hold whoever draws the Save dialog: the
@@ -165,4 +168,51 @@ func waitFile(t *testing.T, path, want string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("%s holds %q, want %q", path, got, want)
+}
+
+// TestPortalDies: the portal that draws the Save dialog dies while the
+// dialog is up. An action on the dialog is a one-line error, the server
+// keeps serving, and the next download brings up a new portal (the bus
+// starts it again) whose dialog saves the file.
+func TestPortalDies(t *testing.T) {
+	desktoptest.Use(t, desktoptest.Modes[0])
+	ctx := context.Background()
+	dir := t.TempDir()
+	srv, err := mcp.New(mcp.Options{Desktop: true, Browser: browser.Options{AskDownloads: true, DownloadDir: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cs := mcptest.Connect(t, srv.SDK())
+	call(t, cs, "navigate", map[string]any{"url": testSite.URL("/download.html")})
+
+	x, err := xinput.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	before, err := x.Windows(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := call(t, cs, "click", map[string]any{"target": `role:link name:"Download report"`})
+	checkDialogLine(t, r, true)
+	win := waitNewXWindow(ctx, t, x, before, 10*time.Second)
+	if err := syscall.Kill(win.PID, syscall.SIGKILL); err != nil {
+		t.Fatalf("killing the portal (pid %d): %v", win.PID, err)
+	}
+	text, isErr := mcptest.Call(t, cs, "click", map[string]any{"target": saveButton})
+	t.Logf("save after the portal died: %s", text)
+	if !isErr || strings.Contains(strings.TrimSpace(text), "\n") {
+		t.Errorf("save after the portal died: isError %v, %q; want a one-line error", isErr, text)
+	}
+
+	r = call(t, cs, "click", map[string]any{"target": `role:link name:"Download report"`})
+	if !openedDialog.MatchString(r) {
+		r = call(t, cs, "wait", map[string]any{"target": `role:dialog`, "timeout_ms": 10000})
+	}
+	checkDialogLine(t, r, true)
+	call(t, cs, "type", map[string]any{"target": nameField, "text": "again.txt", "clear": true})
+	call(t, cs, "click", map[string]any{"target": saveButton})
+	waitFile(t, filepath.Join(dir, "again.txt"), site.ReportText)
 }

@@ -2,8 +2,10 @@ package workspace_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/desktop"
+	"github.com/canopy-dev/canopy/internal/desktoptest"
 	"github.com/canopy-dev/canopy/internal/site"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/selector"
@@ -20,16 +23,25 @@ import (
 	"github.com/canopy-dev/canopy/xinput"
 )
 
-// saveDialog is the selector of Chromium's GTK 3 Save dialog.
-const saveDialog = `window:"Save File"`
-
-// TestLateAttach is the late attach: Chromium's GTK 3 Save dialog opened
-// before canopy's desktop existed, so no Window:Create announced it, and
-// the dialog hangs under an application object the desktop root does not
-// list. The desktop must not show it then; a Tab key moves the focus
-// inside it, the focus event leads the desktop to it, and the agent names
-// the file and saves it.
+// TestLateAttach is the late attach: the Save dialog opened before
+// canopy's desktop existed, so no event announced it.
+//
+// Without the portal it is Chromium's GTK 3 dialog, which hangs under an
+// application object the desktop root does not list: the desktop must not
+// show it then, but say in the snapshot's notes that it is on screen; a
+// Shift+Tab moves the focus inside it, the focus event leads the desktop
+// to it, and the agent names the file and saves it. With the portal, the
+// dialog is its own application's window, in the tree from the start.
 func TestLateAttach(t *testing.T) {
+	for _, m := range desktoptest.Modes {
+		t.Run(m.Name, func(t *testing.T) {
+			desktoptest.Use(t, m)
+			lateAttach(t, !m.NoPortals)
+		})
+	}
+}
+
+func lateAttach(t *testing.T, portal bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -49,16 +61,19 @@ func TestLateAttach(t *testing.T) {
 	if _, err := page.Run(ctx, action.Action{Kind: action.Navigate, URL: testSite.URL("/download.html")}); err != nil {
 		t.Fatalf("navigate: %v", err)
 	}
-	if _, err := page.Run(ctx, action.Action{Kind: action.Click, Target: `role:link name:"Download report"`}); err != nil {
-		t.Fatalf("click the download link: %v", err)
-	}
-
 	x, err := xinput.Open("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(x.Close)
-	win := waitXWindow(ctx, t, x, "Save File", 15*time.Second)
+	before, err := x.Windows(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := page.Run(ctx, action.Action{Kind: action.Click, Target: `role:link name:"Download report"`}); err != nil {
+		t.Fatalf("click the download link: %v", err)
+	}
+	win := waitNewXWindow(ctx, t, x, before, 15*time.Second)
 	t.Logf("the dialog is on screen: %+v", win)
 
 	d, err := desktop.Open(ctx, desktop.Options{SkipWeb: true, Logger: log})
@@ -74,45 +89,67 @@ func TestLateAttach(t *testing.T) {
 	if n := findNodes(t, snap, `role:application name:Chromium`); len(n) == 0 {
 		t.Fatalf("the desktop does not show Chromium at all:\n%s", tree.Format(snap, tree.Options{Full: true}))
 	}
-	if n := findNodes(t, snap, saveDialog); len(n) != 0 {
-		t.Fatalf("the dialog is in the tree before any focus event (%s): this test would not exercise the late attach", tree.Line(n[0]))
-	}
-	// The snapshot says what is missing and how to bring it in.
-	if notes := strings.Join(snap.Header.Notes, "\n"); !strings.Contains(notes, `window "Save File" of "Chromium" is on screen but not in the accessibility tree`) || !strings.Contains(notes, "shift+Tab") {
-		t.Errorf("the snapshot's notes do not point at the missing dialog: %q", snap.Header.Notes)
-	}
-
-	// Move the keyboard focus inside the dialog: its Name entry holds it
-	// and Shift+Tab takes it to the Save button. Not Tab: GTK's file
-	// chooser entry eats Tab in a Save dialog (it completes file names and
-	// never lets Tab leave the entry), so Tab changes nothing and no event
-	// comes. Without a window manager GDK gives a presented window the X
-	// focus itself; the raise makes sure the key goes to the dialog.
 	w, err := d.Watch(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
-	if err := x.RaiseAndFocusAt(ctx, win.X+win.W/2, win.Y+win.H/2); err != nil {
-		t.Fatalf("focusing the dialog's window: %v", err)
+	if portal {
+		// The portal's dialog is a window of its own application.
+		if n := findNodes(t, snap, saveDialog); len(n) != 1 {
+			t.Fatalf("the portal's dialog is not in the first snapshot:\n%s", tree.Format(snap, tree.Options{Full: true}))
+		}
+		if len(snap.Header.Notes) != 0 {
+			t.Errorf("the snapshot notes a missing window: %q", snap.Header.Notes)
+		}
+	} else {
+		lateGTK3(ctx, t, d, x, snap, win, w.Events())
+		snap = waitDesktopTree(ctx, t, d, w.Events(), saveDialog, true, 5*time.Second)
 	}
-	desktopDo(ctx, t, d, action.Action{Kind: action.Press, Keys: "Shift+Tab"}, nil)
-	snap = waitDesktopTree(ctx, t, d, w.Events(), saveDialog, true, 5*time.Second)
 
 	name := resolveNode(t, snap, saveDialog+` >> role:textbox name:Name`)
 	save := resolveNode(t, snap, saveDialog+` >> role:button name:Save`)
 	desktopDo(ctx, t, d, action.Action{Kind: action.Type, Text: "late.txt", Clear: true}, name)
 	desktopDo(ctx, t, d, action.Action{Kind: action.Click}, save)
 	waitFile(t, filepath.Join(dir, "late.txt"), site.ReportText)
-	// The saved dialog leaves the tree (window:destroy drops it).
+	// The saved dialog leaves the tree.
 	waitDesktopTree(ctx, t, d, w.Events(), saveDialog, false, 5*time.Second)
 }
 
-// waitXWindow waits until a viewable top-level X window titled title is
-// mapped and returns it. The browser maps it in its own process and
-// nothing canopy listens to says so, so this asks the X server every
-// 50 ms, up to limit.
-func waitXWindow(ctx context.Context, t *testing.T, x *xinput.Display, title string, limit time.Duration) xinput.Window {
+// saveDialog is the selector of the Save dialog, whoever draws it.
+const saveDialog = `role:dialog state:modal`
+
+// lateGTK3 checks that Chromium's GTK 3 dialog, opened while nothing
+// listened, is not in the tree but named in the snapshot's notes, and
+// moves the keyboard focus inside it so that the desktop finds it.
+func lateGTK3(ctx context.Context, t *testing.T, d *desktop.Desktop, x *xinput.Display, snap *tree.Snapshot, win xinput.Window, events <-chan settle.Event) {
+	t.Helper()
+	if n := findNodes(t, snap, saveDialog); len(n) != 0 {
+		t.Fatalf("the dialog is in the tree before any focus event (%s): this test would not exercise the late attach", tree.Line(n[0]))
+	}
+	// The snapshot says what is missing and how to bring it in.
+	want := fmt.Sprintf(`window %q of "Chromium" is on screen but not in the accessibility tree`, win.Title)
+	if notes := strings.Join(snap.Header.Notes, "\n"); !strings.Contains(notes, want) || !strings.Contains(notes, "shift+Tab") {
+		t.Errorf("the snapshot's notes do not point at the missing dialog: %q", snap.Header.Notes)
+	}
+	// Move the keyboard focus inside the dialog: its Name entry holds it
+	// and Shift+Tab takes it to the Save button. Not Tab: GTK's file
+	// chooser entry eats Tab in a Save dialog (it completes file names and
+	// never lets Tab leave the entry), so Tab changes nothing and no event
+	// comes. Without a window manager GDK gives a presented window the X
+	// focus itself; the raise makes sure the key goes to the dialog.
+	if err := x.RaiseAndFocusAt(ctx, win.X+win.W/2, win.Y+win.H/2); err != nil {
+		t.Fatalf("focusing the dialog's window: %v", err)
+	}
+	desktopDo(ctx, t, d, action.Action{Kind: action.Press, Keys: "Shift+Tab"}, nil)
+}
+
+// waitNewXWindow waits until a viewable top-level X window that was not in
+// before, and is not a pop-up (override-redirect) or a toolkit's tiny
+// helper window, is mapped, and returns
+// it. The browser maps it in its own process and nothing canopy listens to
+// says so, so this asks the X server every 50 ms, up to limit.
+func waitNewXWindow(ctx context.Context, t *testing.T, x *xinput.Display, before []xinput.Window, limit time.Duration) xinput.Window {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for {
@@ -121,12 +158,12 @@ func waitXWindow(ctx context.Context, t *testing.T, x *xinput.Display, title str
 			t.Fatalf("listing X windows: %v", err)
 		}
 		for _, w := range wins {
-			if w.Title == title {
+			if !w.Override && w.Title != "" && w.W*w.H >= 100*100 && !slices.ContainsFunc(before, func(b xinput.Window) bool { return b.ID == w.ID }) {
 				return w
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no window %q after %v; windows: %+v", title, limit, wins)
+			t.Fatalf("no new window after %v; windows: %+v", limit, wins)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
