@@ -38,7 +38,7 @@ it. With --cdp and no URL, it reads the current tab of a running browser.`,
   canopy snapshot http://127.0.0.1:8080/users --budget 2000
   canopy snapshot http://127.0.0.1:8080/users --scope e12 --full
   canopy snapshot --cdp http://127.0.0.1:9222
-  canopy snapshot --desktop --scope 'window:"Save File"'`,
+  canopy snapshot --desktop --scope 'role:dialog state:modal'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			url := ""

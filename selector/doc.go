@@ -2,7 +2,7 @@
 // it parses selectors such as
 //
 //	role:button name:Save
-//	window:"Save File" >> role:textbox name:Name
+//	role:dialog >> role:textbox name:Name
 //	role:row name~:john >> role:link name:Edit
 //	(role:link || role:button) && name~:next
 //	e41
