@@ -25,9 +25,9 @@ const FocusTimeout = 3 * time.Second
 // application then moves the focus to its default focus widget (an
 // editor's text area, a dialog's first field) by itself.
 //
-// It waits, on AT-SPI events, until the application says the window is
-// active, up to FocusTimeout: an application that is hung, or a window
-// that closed meanwhile, is an error, not a silent success.
+// It then waits for the application to say the window has the focus
+// (awaitFocus), up to FocusTimeout: an application that is hung, or a
+// window that closed meanwhile, is an error, not a silent success.
 func (d *Desktop) focusWindow(ctx context.Context, win atspi.Ref) error {
 	it, err := d.conn.ReadItem(ctx, win)
 	if err != nil {

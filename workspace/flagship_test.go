@@ -100,6 +100,19 @@ func flagship(t *testing.T, browserArgs []string, portal bool) {
 	path := filepath.Join(dir, "q3-report.txt")
 	waitFile(t, path, site.ReportText)
 
+	// The dialog again (GTK 4.8 gives it another role the second time),
+	// cancelled this time.
+	r = call(t, cs, "click", map[string]any{"target": `role:link name:"Download report"`})
+	if !openedDialog.MatchString(r) {
+		r = call(t, cs, "wait", map[string]any{"target": `role:dialog`, "timeout_ms": 10000})
+	}
+	checkDialogLine(t, r, portal)
+	r = call(t, cs, "click", map[string]any{"target": `role:dialog >> role:button name:Cancel`})
+	t.Logf("cancel:\n%s", r)
+	if !strings.Contains(r, "closed dialog ") || !strings.Contains(r, "download canceled") {
+		t.Errorf("cancel reply does not say the dialog closed and the download was cancelled:\n%s", r)
+	}
+
 	r = call(t, cs, "open_app", map[string]any{"command": "mousepad", "args": []string{path}})
 	t.Logf("open_app:\n%s", r)
 	if !regexp.MustCompile(`(?m)^opened window "[^"]*q3-report\.txt[^"]*" \(mousepad\) e[0-9]+$`).MatchString(r) {
