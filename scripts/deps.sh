@@ -10,6 +10,9 @@
 set -euo pipefail
 
 need=()
+# installed PKG: the package is installed (dpkg -s also succeeds for a
+# removed package whose configuration files are left).
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
 chromium_bin=""
 for b in "${CANOPY_CHROMIUM:-}" chromium chromium-browser google-chrome google-chrome-stable; do
   if [ -n "$b" ] && command -v "$b" >/dev/null 2>&1; then chromium_bin=$b; break; fi
@@ -28,7 +31,7 @@ if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ] || [ "${CANOPY_WITH_DESKTOP:-0}" = 1 ];
   command -v dbus-daemon >/dev/null 2>&1 || need+=(dbus)
   [ -x /usr/libexec/at-spi-bus-launcher ] || need+=(at-spi2-core)
   for pkg in libatk-bridge2.0-0 libgtk-4-1; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+    installed "$pkg" || need+=("$pkg")
   done
 fi
 if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ]; then
@@ -41,7 +44,7 @@ if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ]; then
   # the portal's (as on GNOME or KDE). apt pulls it in as a Recommends of
   # zenity's dependencies, but not with --no-install-recommends: the tests
   # run the flows with it and without it, so it is installed explicitly.
-  dpkg -s xdg-desktop-portal-gtk >/dev/null 2>&1 || need+=(xdg-desktop-portal-gtk)
+  installed xdg-desktop-portal-gtk || need+=(xdg-desktop-portal-gtk)
 fi
 if ! command -v go >/dev/null 2>&1; then
   echo "canopy: Go is missing: install Go 1.26 or later from https://go.dev/dl/" >&2
