@@ -15,7 +15,9 @@ const rolePanel atspi.Role = 39
 // content, at most popupDepth levels down, whatever their names say.
 func TestPopupOf(t *testing.T) {
 	t.Parallel()
-	ref := func(n string) atspi.Ref { return atspi.Ref{Bus: ":1.1", Path: dbus.ObjectPath("/org/a11y/atspi/accessible/" + n)} }
+	ref := func(n string) atspi.Ref {
+		return atspi.Ref{Bus: ":1.1", Path: dbus.ObjectPath("/org/a11y/atspi/accessible/" + n)}
+	}
 	// chain builds win → c1 → … → cN with the class on the last.
 	chain := func(depth int, class string) (*atspi.Tree, *atspi.Item) {
 		tr := &atspi.Tree{Items: map[atspi.Ref]*atspi.Item{}}
