@@ -15,6 +15,7 @@ import (
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/atspi"
 	"github.com/canopy-dev/canopy/extract"
+	"github.com/canopy-dev/canopy/internal/sysproc"
 	"github.com/canopy-dev/canopy/session"
 	"github.com/canopy-dev/canopy/tree"
 )
@@ -58,7 +59,7 @@ func (d *Desktop) openApp(ctx context.Context, a action.Action) (session.Output,
 	cmd.Env = appEnv()
 	out := &tailBuffer{max: 4096}
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	sysproc.NewSession(cmd)
 	if err := cmd.Start(); err != nil {
 		return session.Output{}, fmt.Errorf("cannot start %s: %w", a.Command, err)
 	}
@@ -292,11 +293,11 @@ func (d *Desktop) StopLaunched() {
 	clear(d.launched)
 	d.mu.Unlock()
 	for _, l := range ls {
-		_ = syscall.Kill(-l.cmd.Process.Pid, syscall.SIGTERM)
+		_ = sysproc.KillGroup(l.cmd.Process.Pid, syscall.SIGTERM)
 		select {
 		case <-l.done:
 		case <-time.After(3 * time.Second):
-			_ = syscall.Kill(-l.cmd.Process.Pid, syscall.SIGKILL)
+			_ = sysproc.KillGroup(l.cmd.Process.Pid, syscall.SIGKILL)
 			<-l.done
 		}
 	}

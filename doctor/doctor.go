@@ -28,6 +28,7 @@ import (
 
 	"github.com/canopy-dev/canopy/atspi"
 	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/internal/sysproc"
 	"github.com/canopy-dev/canopy/vdesk"
 )
 
@@ -316,8 +317,8 @@ func browserVersion(ctx context.Context, path string, timeout time.Duration) (st
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "--version")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	sysproc.NewGroup(cmd)
+	cmd.Cancel = func() error { return sysproc.KillGroup(cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/canopy-dev/canopy/internal/sysproc"
 )
 
 // Program names that identify the processes Up starts, as they appear in
@@ -110,7 +112,7 @@ func (p proc) signal(sig syscall.Signal) error {
 	if !p.running() {
 		return nil
 	}
-	err := syscall.Kill(p.PID, sig)
+	err := sysproc.Signal(p.PID, sig)
 	if errors.Is(err, syscall.ESRCH) {
 		return nil
 	}

@@ -12,8 +12,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/canopy-dev/canopy/internal/sysproc"
 )
 
 // readyTimeout caps the wait for each server to say it is ready.
@@ -240,7 +241,7 @@ func (d *Desktop) startServer(ctx context.Context, bin, logName string, args ...
 	cmd.Dir = d.st.Home
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.ExtraFiles = []*os.File{w} // fd 3
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	sysproc.NewSession(cmd)
 	err = cmd.Start()
 	w.Close()
 	if err != nil {

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command desktop benchmarks canopy on the Linux desktop (AT-SPI2), side by
 // side with Debian's pyatspi, on a virtual desktop of its own (vdesk; or
 // the current desktop with -reuse):

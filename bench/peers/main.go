@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command peers compares canopy's MCP server with other browser MCP servers
 // side by side: @playwright/mcp, chrome-devtools-mcp and agent-browser.
 //

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/internal/sysproc"
 )
 
 // Flags are the flags every Chromium started here gets: headless, no
@@ -70,7 +71,7 @@ func Start(ctx context.Context, opt Options) (*Process, error) {
 	args := append(append(append([]string{}, Flags...), opt.Args...),
 		"--remote-debugging-port="+strconv.Itoa(opt.Port), "--user-data-dir="+profile, page)
 	p := &Process{cmd: exec.Command(bin, args...), profile: profile, exited: make(chan struct{})}
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	sysproc.NewGroup(p.cmd)
 	stderr, err := p.cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -118,7 +119,7 @@ func watchStderr(r io.Reader, listening chan<- int) {
 
 // Kill stops Chromium and all its helper processes, and waits for it.
 func (p *Process) Kill() {
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	_ = sysproc.KillGroup(p.cmd.Process.Pid, syscall.SIGKILL)
 	<-p.exited
 }
 
