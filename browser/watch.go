@@ -364,6 +364,16 @@ func (b *Browser) onBrowserEvent(ev any) {
 			name, _ := b.downloadNames.Load(e.GUID)
 			w.outcome("download canceled " + quoteText(fmt.Sprint(name)))
 			w.send(settle.Event{Kind: settle.Idle, Key: "dl:" + e.GUID})
+		case cdpbrowser.DownloadProgressStateInProgress:
+			if b.askDownloads && e.TotalBytes > 0 && e.ReceivedBytes >= e.TotalBytes {
+				// Every byte is in and the download still waits: for the
+				// user to choose where it goes in the Save dialog, not for
+				// the network. The action has settled once the dialog is
+				// up (the desktop's events say when), not at MaxBusy.
+				// Downloads into a folder complete by themselves and
+				// stay busy until then, so their outcome is in the reply.
+				w.send(settle.Event{Kind: settle.Idle, Key: "dl:" + e.GUID})
+			}
 		}
 	}
 }
