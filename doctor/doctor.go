@@ -164,13 +164,16 @@ func checkSession(ctx context.Context, addr string, timeout time.Duration) Check
 		c.Fix = fixDesktop + " (or run inside a desktop session)"
 		return c
 	}
-	_, err := within(ctx, timeout, func(ctx context.Context) (struct{}, error) {
+	portal, err := within(ctx, timeout, func(ctx context.Context) (bool, error) {
 		conn, err := dbus.Connect(addr, dbus.WithContext(ctx))
 		if err != nil {
-			return struct{}{}, err
+			return false, err
 		}
 		defer conn.Close()
-		return struct{}{}, conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.Peer.Ping", 0).Err
+		if err := conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.Peer.Ping", 0).Err; err != nil {
+			return false, err
+		}
+		return hasPortal(ctx, conn), nil
 	}, nil)
 	if err != nil {
 		c.Detail = fmt.Sprintf("%s: %v", addr, err)
@@ -178,8 +181,27 @@ func checkSession(ctx context.Context, addr string, timeout time.Duration) Check
 		return c
 	}
 	c.OK = true
-	c.Detail = addr
+	c.Detail = addr + "; " + portalNote[portal]
 	return c
+}
+
+// portalNote says, by whether the desktop portal is on the session bus,
+// who draws programs' file dialogs (Chromium's Save dialog among them).
+var portalNote = map[bool]string{
+	true:  "file dialogs are the desktop portal's (xdg-desktop-portal)",
+	false: "no desktop portal: programs draw their own file dialogs",
+}
+
+// hasPortal reports whether the bus runs or can start the desktop portal.
+func hasPortal(ctx context.Context, conn *dbus.Conn) bool {
+	const name = "org.freedesktop.portal.Desktop"
+	var names []string
+	for _, method := range []string{"org.freedesktop.DBus.ListNames", "org.freedesktop.DBus.ListActivatableNames"} {
+		if conn.BusObject().CallWithContext(ctx, method, 0).Store(&names) == nil && slices.Contains(names, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkA11y finds the accessibility bus through the session bus, connects

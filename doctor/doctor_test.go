@@ -344,3 +344,18 @@ func TestDoctorChromiumUnregistered(t *testing.T) {
 		t.Errorf("apps: %+v, want a warning naming %s with the ACCESSIBILITY_ENABLED fix", apps, want)
 	}
 }
+
+// TestDoctorPortal: the session bus line says who draws file dialogs, on a
+// desktop with the portal and on one without.
+func TestDoctorPortal(t *testing.T) {
+	for _, m := range desktoptest.Modes {
+		t.Run(m.Name, func(t *testing.T) {
+			desktoptest.Use(t, m)
+			r := Run(context.Background(), Options{})
+			c := mustCheck(t, r, NameSessionBus)
+			if want := portalNote[!m.NoPortals]; !c.OK || !strings.Contains(c.Detail, want) {
+				t.Errorf("session bus: %+v, want ok saying %q", c, want)
+			}
+		})
+	}
+}
