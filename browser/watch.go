@@ -369,10 +369,11 @@ func (b *Browser) onBrowserEvent(ev any) {
 				// Every byte is in and the download still waits: for the
 				// user to choose where it goes in the Save dialog, not for
 				// the network. The action has settled once the dialog is
-				// up (the desktop's events say when), not at MaxBusy.
-				// Downloads into a folder complete by themselves and
-				// stay busy until then, so their outcome is in the reply.
-				w.send(settle.Event{Kind: settle.Idle, Key: "dl:" + e.GUID})
+				// up (the desktop says when a window opens), not at
+				// MaxBusy. Downloads into a folder complete by themselves
+				// and stay busy until then, so their outcome is in the
+				// reply.
+				w.send(settle.Event{Kind: settle.Busy, Key: "dl:" + e.GUID, UntilOpened: true})
 			}
 		}
 	}

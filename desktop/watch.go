@@ -33,11 +33,14 @@ func (w *watch) loop(ch <-chan atspi.Event) {
 			return
 		case e := <-ch:
 			ev := settle.Event{Kind: settle.Mutation}
-			if e.Type == "object:state-changed:busy" {
+			switch {
+			case e.Type == "object:state-changed:busy":
 				ev = settle.Event{Kind: settle.Idle, Key: e.Source.String()}
 				if e.Detail1 == 1 {
 					ev.Kind = settle.Busy
 				}
+			case opensWindow(e):
+				ev = settle.Event{Kind: settle.Opened}
 			}
 			select {
 			case w.events <- ev:
@@ -58,4 +61,13 @@ func (w *watch) Stop() ([]string, bool) {
 		close(w.done)
 	})
 	return nil, false
+}
+
+// opensWindow says whether an event announces a new top-level window: a
+// window created (GTK 3, Chromium), or a child added to an application's
+// root or to the desktop's (a new application: GTK 4 sends no
+// window:create).
+func opensWindow(e atspi.Event) bool {
+	return e.Type == "window:create" ||
+		e.Type == "object:children-changed:add" && e.Source.Path == atspi.Root.Path
 }

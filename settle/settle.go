@@ -30,12 +30,20 @@ const (
 	// Block says the page cannot go on without the agent (a JavaScript
 	// dialog is open); settling ends at once.
 	Block
+	// Opened says a window opened on the desktop: work that waits for one
+	// (Busy with UntilOpened) is done.
+	Opened
 )
 
 // Event is one report from a source.
 type Event struct {
 	Kind Kind
 	Key  string
+	// UntilOpened, on a Busy event, says the work waits for a window to
+	// open rather than for an Idle: a download that asks where to save
+	// waits for the Save dialog, which another source (the desktop) sees.
+	// Once a window opened during the wait, such work is done at once.
+	UntilOpened bool
 }
 
 // Options tune Wait. Zero values take the defaults.
@@ -88,6 +96,8 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 	opt = opt.withDefaults()
 	start := time.Now()
 	busy := map[string]time.Time{} // work in flight → when it started
+	untilOpened := map[string]bool{}
+	opened := false // a window opened during this wait
 	var res Result
 	quietTimer := time.NewTimer(opt.Quiet)
 	defer quietTimer.Stop()
@@ -145,12 +155,27 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 			res.Events++
 			switch ev.Kind {
 			case Busy:
+				if ev.UntilOpened {
+					if opened {
+						delete(busy, ev.Key)
+						armStale()
+						break
+					}
+					untilOpened[ev.Key] = true
+				}
 				if _, dup := busy[ev.Key]; !dup {
 					busy[ev.Key] = time.Now()
 					armStale()
 				}
 			case Idle:
 				delete(busy, ev.Key)
+				armStale()
+			case Opened:
+				opened = true
+				for k := range untilOpened {
+					delete(busy, k)
+				}
+				clear(untilOpened)
 				armStale()
 			case Block:
 				res.Waited = time.Since(start)

@@ -83,3 +83,31 @@ func TestContextEnds(t *testing.T) {
 		t.Errorf("cancelled: %+v", res)
 	}
 }
+
+// TestUntilOpened: work that waits for a window ends when one opens, before
+// or after the work is reported, not at MaxBusy; other work still holds.
+func TestUntilOpened(t *testing.T) {
+	opt := Options{Quiet: 10 * time.Millisecond, MaxBusy: 10 * time.Second, Cap: 20 * time.Second}
+	for _, tc := range []struct {
+		name   string
+		events []Event
+		quiet  bool // settles by itself, without the cap
+	}{
+		{"opened after", []Event{{Kind: Busy, Key: "dl", UntilOpened: true}, {Kind: Opened}}, true},
+		{"opened before", []Event{{Kind: Opened}, {Kind: Busy, Key: "dl", UntilOpened: true}}, true},
+		{"idle", []Event{{Kind: Busy, Key: "dl", UntilOpened: true}, {Kind: Idle, Key: "dl"}}, true},
+		{"other work holds", []Event{{Kind: Busy, Key: "req"}, {Kind: Busy, Key: "dl", UntilOpened: true}, {Kind: Opened}}, false},
+		{"no window", []Event{{Kind: Busy, Key: "dl", UntilOpened: true}}, false},
+	} {
+		ev := make(chan Event, len(tc.events))
+		for _, e := range tc.events {
+			ev <- e
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		res := Wait(ctx, ev, opt)
+		cancel()
+		if res.Quiet != tc.quiet {
+			t.Errorf("%s: %+v, want quiet %v", tc.name, res, tc.quiet)
+		}
+	}
+}
