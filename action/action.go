@@ -152,6 +152,14 @@ func (a Action) Tier() Tier {
 		if a.Nav == "list" || a.Nav == "" {
 			return Observe
 		}
+		if a.Nav == "new" && a.URL != "" {
+			return URLTier(a.URL)
+		}
+		return Act
+	case Navigate:
+		if a.URL != "" {
+			return URLTier(a.URL)
+		}
 		return Act
 	case Evaluate:
 		return Sensitive

@@ -97,3 +97,52 @@ func TestTier(t *testing.T) {
 		t.Errorf("tabs list needs %v, want observe", got)
 	}
 }
+
+// TestURLTier: what a navigation needs, decided on the URL the browser will
+// load.
+func TestURLTier(t *testing.T) {
+	for _, tc := range []struct {
+		url, norm, scheme string
+		tier              Tier
+	}{
+		{"127.0.0.1:8080/login", "http://127.0.0.1:8080/login", "http", Act},
+		{"localhost:8080", "http://localhost:8080", "http", Act},
+		{"example.com/a?b=c:d", "http://example.com/a?b=c:d", "http", Act},
+		{"https://example.com/", "https://example.com/", "https", Act},
+		{"  HTTP://Example.com ", "HTTP://Example.com", "http", Act},
+		{"about:blank", "about:blank", "about", Act},
+		{"about:config", "about:config", "about", Sensitive},
+		{"javascript:alert(document.cookie)//://", "javascript:alert(document.cookie)//://", "javascript", Sensitive},
+		{"JavaScript:void(0)", "JavaScript:void(0)", "javascript", Sensitive},
+		{"data:text/html,<script>1</script>", "data:text/html,<script>1</script>", "data", Sensitive},
+		{"file:///etc/passwd", "file:///etc/passwd", "file", Sensitive},
+		{"view-source:http://example.com", "view-source:http://example.com", "view-source", Sensitive},
+		{"chrome://version", "chrome://version", "chrome", Sensitive},
+		{"mailto:a@b.c", "mailto:a@b.c", "mailto", Sensitive},
+		{"javascript:1", "http://javascript:1", "http", Act}, // a host and port, loaded as such
+	} {
+		if got := NormalizeURL(tc.url); got != tc.norm {
+			t.Errorf("NormalizeURL(%q) = %q, want %q", tc.url, got, tc.norm)
+		}
+		if got := Scheme(NormalizeURL(tc.url)); got != tc.scheme {
+			t.Errorf("Scheme(%q) = %q, want %q", tc.norm, got, tc.scheme)
+		}
+		if got := URLTier(tc.url); got != tc.tier {
+			t.Errorf("URLTier(%q) = %v, want %v", tc.url, got, tc.tier)
+		}
+		nav := Action{Kind: Navigate, URL: tc.url}
+		tab := Action{Kind: Tabs, Nav: "new", URL: tc.url}
+		batch := Action{Kind: Batch, Steps: []Action{{Kind: Click, Target: "e1"}, nav}}
+		for _, a := range []Action{nav, tab, batch} {
+			if got := a.Tier(); got != tc.tier {
+				t.Errorf("%s needs %v, want %v", a, got, tc.tier)
+			}
+		}
+	}
+	if got := (Action{Kind: Tabs, Nav: "new"}).Tier(); got != Act {
+		t.Errorf("tabs new (blank) needs %v, want act", got)
+	}
+	if got := (Action{Kind: Navigate, Nav: "back"}).Tier(); got != Act {
+		t.Errorf("navigate back needs %v, want act", got)
+	}
+}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/canopy-dev/canopy/action"
 )
 
 // DefaultLoadTimeout caps how long Navigate waits for the load event.
@@ -39,7 +41,7 @@ func (l Load) Note() string {
 // an error: Load.Loading says so and the caller notes it. A URL that cannot
 // be loaded is an error wrapping ErrNavigation.
 func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration) (Load, error) {
-	url = NormalizeURL(url)
+	url = action.NormalizeURL(url)
 	c := chromedp.FromContext(b.tabCtx())
 	if c == nil || c.Target == nil {
 		return Load{}, envErrorf("the browser has no open tab")
@@ -116,13 +118,4 @@ func (b *Browser) WaitLoaded(ctx context.Context, limit time.Duration) (Load, er
 			return Load{Loading: true, Waited: time.Since(start)}, nil
 		}
 	}
-}
-
-// NormalizeURL adds http:// to a bare host[:port]/path, as people type it
-// ("127.0.0.1:8080/login"). URLs with a scheme are kept as they are.
-func NormalizeURL(u string) string {
-	if strings.Contains(u, "://") || strings.HasPrefix(u, "about:") || strings.HasPrefix(u, "data:") || strings.HasPrefix(u, "file:") {
-		return u
-	}
-	return "http://" + u
 }

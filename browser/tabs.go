@@ -9,6 +9,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+
+	"github.com/canopy-dev/canopy/action"
 )
 
 // tab is one open page. ctx is nil until canopy first works in the tab (a
@@ -240,6 +242,7 @@ func (b *Browser) switchTab(ctx context.Context, n int) error {
 
 // newTab opens a tab on url (about:blank when empty) and makes it current.
 func (b *Browser) newTab(ctx context.Context, url string) (int, error) {
+	url = action.NormalizeURL(url)
 	if url == "" {
 		url = "about:blank"
 	}

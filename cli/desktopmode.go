@@ -78,12 +78,10 @@ func runDesktopDo(ctx context.Context, steps []action.Action, f doFlags, stdout,
 		return err
 	}
 	defer ws.Close()
-	tier := action.Act
-	if f.allow != "" {
-		if tier, err = action.ParseTier(f.allow); err != nil {
-			return err
-		}
+	t, err := tier(f.cdp == "", f.allow)
+	if err != nil {
+		return err
 	}
-	sess := session.New(ws, policy.New(tier), session.Options{Logger: f.options(stderr).Logger})
+	sess := session.New(ws, policy.New(t), session.Options{Logger: f.options(stderr).Logger})
 	return runSteps(ctx, sess, steps, f, stdout)
 }

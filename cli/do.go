@@ -71,7 +71,7 @@ is non-zero. The first failing step stops the run.`,
 	fl := cmd.Flags()
 	fl.BoolVar(&f.desktop, "desktop", false, "run the steps on the desktop ($DISPLAY): open_app, windows, dialogs; navigate starts a headful browser on it")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object per step (text, outcomes, timings)")
-	fl.StringVar(&f.allow, "allow", "", "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)")
+	fl.StringVar(&f.allow, "allow", "", tierFlagHelp)
 	fl.DurationVar(&f.timeout, "timeout", browser.DefaultLoadTimeout, "how long to wait for the page to load")
 	return cmd
 }
@@ -93,19 +93,17 @@ func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, st
 		return err
 	}
 	defer b.Close()
-	tier := action.Act
-	if !b.Launched() {
-		tier = action.Observe
+	t, err := tier(b.Launched(), f.allow)
+	if err != nil {
+		return err
 	}
-	if f.allow != "" {
-		if tier, err = action.ParseTier(f.allow); err != nil {
-			return err
-		}
+	if err := permitLoad(ctx, t, url); err != nil {
+		return err
 	}
 	if _, err := b.Navigate(ctx, url, f.timeout); err != nil {
 		return err
 	}
-	sess := session.New(b.Source(), policy.New(tier), session.Options{Logger: f.options(stderr).Logger})
+	sess := session.New(b.Source(), policy.New(t), session.Options{Logger: f.options(stderr).Logger})
 	return runSteps(ctx, sess, steps, f, stdout)
 }
 

@@ -66,3 +66,28 @@ func TestDoJSON(t *testing.T) {
 		t.Errorf("json: %+v", line)
 	}
 }
+
+// TestDoSchemes: a command's own URL and its steps pass the same gate: at
+// act, file: and javascript: are refused before the browser loads them.
+func TestDoSchemes(t *testing.T) {
+	s := serve(t)
+	for _, args := range [][]string{
+		{"do", "file:///etc/passwd", "extract text"},
+		{"snapshot", "file:///etc/passwd"},
+		{"do", s.URL("/login.html"), `navigate "file:///etc/passwd"; extract text`},
+		{"do", s.URL("/login.html"), `navigate "javascript:void(document.title='pwned')"`},
+		{"do", s.URL("/login.html"), `tabs new "view-source:` + s.URL("/login.html") + `"`},
+	} {
+		code, out, errs := run(t, args...)
+		if code != ExitInput || !strings.Contains(errs, "needs the sensitive tier; this session allows act") {
+			t.Errorf("%q: exit %d, stderr %q; want a refusal", args, code, errs)
+		}
+		if strings.Contains(out+errs, "root:") {
+			t.Errorf("%q: the output holds the file", args)
+		}
+	}
+	code, out, errs := run(t, "snapshot", "--allow", "sensitive", "file:///etc/passwd")
+	if code != ExitOK || !strings.Contains(out, "root:") {
+		t.Errorf("snapshot --allow sensitive file:///etc/passwd: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

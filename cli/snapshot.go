@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/tree"
 )
@@ -22,6 +23,7 @@ type snapshotFlags struct {
 	json    bool
 	timeout time.Duration
 	desktop bool
+	allow   string
 }
 
 func newSnapshotCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -68,6 +70,7 @@ it. With --cdp and no URL, it reads the current tab of a running browser.`,
 	fl.IntVar(&f.budget, "budget", tree.DefaultBudget, "token budget of the snapshot")
 	fl.BoolVar(&f.json, "json", false, "print the node model and timings as JSON")
 	fl.DurationVar(&f.timeout, "timeout", browser.DefaultLoadTimeout, "how long to wait for the page to load")
+	fl.StringVar(&f.allow, "allow", "", tierFlagHelp)
 	return cmd
 }
 
@@ -81,6 +84,13 @@ func runSnapshot(ctx context.Context, url string, f snapshotFlags, stdout, stder
 	defer b.Close()
 	var load browser.Load
 	if url != "" {
+		var t action.Tier
+		if t, err = tier(b.Launched(), f.allow); err != nil {
+			return err
+		}
+		if err = permitLoad(ctx, t, url); err != nil {
+			return err
+		}
 		load, err = b.Navigate(ctx, url, f.timeout)
 	} else {
 		load, err = b.WaitLoaded(ctx, f.timeout) // an attached tab may still be loading

@@ -93,12 +93,14 @@ func (d *Desktop) openApp(ctx context.Context, a action.Action) (session.Output,
 		}
 		select {
 		case <-wait.Done():
-			return session.Output{}, fmt.Errorf("started %s (pid %d), but no window of it appeared on the accessibility bus within %s (a GTK app must not run with NO_AT_BRIDGE=1; a Qt app needs QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1)%s",
-				a.Command, cmd.Process.Pid, d.appWait, out.tail())
+			return session.Output{}, fmt.Errorf("started %s (pid %d), but no window of it appeared on the accessibility bus within %s (a GTK app must not run with NO_AT_BRIDGE=1; a Qt app needs QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1)",
+				a.Command, cmd.Process.Pid, d.appWait)
 		case <-exited:
 			exited = nil
 			if l.err != nil {
-				return session.Output{}, fmt.Errorf("%s exited before showing a window: %v%s", a.Command, l.err, out.tail())
+				// Its name and exit status only: what a program prints may
+				// be anything it can read (SPEC §6).
+				return session.Output{}, fmt.Errorf("%s exited before showing a window: %v", a.Command, l.err)
 			}
 			// A single-instance app hands its work to the running instance
 			// and exits: that instance may open a window, or only a tab.
@@ -248,7 +250,8 @@ func (d *Desktop) extract(target *tree.Node, a action.Action) (session.Output, e
 	return session.Output{Text: b.String()}, nil
 }
 
-// tailBuffer keeps the last bytes a process wrote, for error messages.
+// tailBuffer keeps the last bytes a process wrote. They are never put in a
+// reply or an error: a program's output may be anything it can read.
 type tailBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
@@ -265,21 +268,6 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 		t.buf.Write(b)
 	}
 	return len(p), nil
-}
-
-// tail returns the output's last lines as an error suffix.
-func (t *tailBuffer) tail() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := strings.TrimSpace(t.buf.String())
-	if s == "" {
-		return ""
-	}
-	lines := strings.Split(s, "\n")
-	if len(lines) > 3 {
-		lines = lines[len(lines)-3:]
-	}
-	return "; it said: " + strings.Join(lines, " / ")
 }
 
 // StopLaunched ends the processes open_app started that still run (for

@@ -140,6 +140,12 @@ func TestBadInput(t *testing.T) {
 	if _, err := s.Run(ctx, action.Action{Kind: action.OpenApp, Command: "false"}); err == nil || !strings.Contains(err.Error(), "exited before showing a window") {
 		t.Errorf("open_app of a program that fails: %v", err)
 	}
+	// What a program prints never comes back: only its name and status.
+	wide := session.New(d, policy.New(action.Sensitive), session.Options{})
+	_, err := wide.Run(ctx, action.Action{Kind: action.OpenApp, Command: "sh", Args: []string{"-c", "echo PRINTED-SECRET; echo PRINTED-SECRET >&2; exit 3"}})
+	if err == nil || !strings.Contains(err.Error(), "sh exited before showing a window: exit status 3") || strings.Contains(err.Error(), "PRINTED-SECRET") {
+		t.Errorf("open_app of a program that prints and fails: %v", err)
+	}
 	if _, err := s.Run(ctx, action.Action{Kind: action.Navigate, URL: "http://127.0.0.1/"}); err == nil || !strings.Contains(err.Error(), "web pages") {
 		t.Errorf("navigate on the desktop: %v", err)
 	}

@@ -1,0 +1,92 @@
+package mcp
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/canopy-dev/canopy/action"
+)
+
+// tabTitle reads the current tab's title from a snapshot's header.
+var tabTitle = regexp.MustCompile(`(?m)^tab [0-9]+ "([^"]*)"`)
+
+func titleOf(t *testing.T, snapshot string) string {
+	t.Helper()
+	m := tabTitle.FindStringSubmatch(snapshot)
+	if m == nil {
+		t.Fatalf("no tab header in:\n%s", snapshot)
+	}
+	return m[1]
+}
+
+// TestURLSchemes: at act, navigation and new tabs load web pages only;
+// javascript:, data:, file:, view-source: and chrome: need sensitive, and
+// are refused before the browser sees them — the script never runs, the
+// file is never read — by the tool, inside a batch, however the URL is
+// spelt. At sensitive they load.
+func TestURLSchemes(t *testing.T) {
+	cs := connect(t, newServer(t, Options{}))
+	page := testSite.URL("/app-login.html")
+	if text, isErr := call(t, cs, "navigate", map[string]any{"url": page}); isErr {
+		t.Fatal(text)
+	}
+	snap, _ := call(t, cs, "snapshot", map[string]any{})
+	title := titleOf(t, snap)
+	pwn := "javascript:void(document.title='pwned')//://"
+	refused := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"navigate", map[string]any{"url": pwn}},
+		{"navigate", map[string]any{"url": "JavaScript:document.title='pwned'"}},
+		{"navigate", map[string]any{"url": " javascript:document.title='pwned'"}},
+		{"navigate", map[string]any{"url": "data:text/html,<title>pwned</title>"}},
+		{"navigate", map[string]any{"url": "file:///etc/passwd"}},
+		{"navigate", map[string]any{"url": "file:///"}},
+		{"navigate", map[string]any{"url": "view-source:" + page}},
+		{"navigate", map[string]any{"url": "chrome://version"}},
+		{"tabs", map[string]any{"action": "new", "url": pwn}},
+		{"tabs", map[string]any{"action": "new", "url": "file:///etc/passwd"}},
+		{"batch", map[string]any{"steps": []any{
+			map[string]any{"tool": "scroll", "args": map[string]any{"direction": "down"}},
+			map[string]any{"tool": "navigate", "args": map[string]any{"url": pwn}},
+		}}},
+	}
+	for _, c := range refused {
+		text, isErr := call(t, cs, c.tool, c.args)
+		if !isErr || !strings.Contains(text, "needs the sensitive tier; this session allows act") || strings.Contains(text, "\n") {
+			t.Errorf("%s %v at act: (%q, isError=%v), want a one-line refusal", c.tool, c.args, text, isErr)
+		}
+		if strings.Contains(text, "root:") {
+			t.Errorf("%s %v: the reply holds the file: %q", c.tool, c.args, text)
+		}
+	}
+	snap, _ = call(t, cs, "snapshot", map[string]any{})
+	if got := titleOf(t, snap); got != title {
+		t.Errorf("after the refusals the title is %q, want %q: a script ran", got, title)
+	}
+	if tabs, _ := call(t, cs, "tabs", map[string]any{"action": "list"}); strings.Count(tabs, "\n") != 1 {
+		t.Errorf("a refused new tab opened:\n%s", tabs)
+	}
+	// Web pages and about:blank stay open at act.
+	if text, isErr := call(t, cs, "tabs", map[string]any{"action": "new", "url": "about:blank"}); isErr {
+		t.Errorf("tabs new about:blank at act: %s", text)
+	}
+
+	// At sensitive the same URLs load.
+	cs = connect(t, newServer(t, Options{Allow: action.Sensitive}))
+	if text, isErr := call(t, cs, "navigate", map[string]any{"url": page}); isErr {
+		t.Fatal(text)
+	}
+	if text, isErr := call(t, cs, "navigate", map[string]any{"url": pwn}); isErr {
+		t.Logf("javascript: at sensitive: %s", text)
+	}
+	snap, _ = call(t, cs, "snapshot", map[string]any{})
+	if got := titleOf(t, snap); got != "pwned" {
+		t.Errorf("javascript: at sensitive did not run: title %q", got)
+	}
+	if text, isErr := call(t, cs, "navigate", map[string]any{"url": "data:text/html,<title>made</title><p>hi</p>"}); isErr || !strings.Contains(text, "made") {
+		t.Errorf("data: at sensitive: (%q, %v)", text, isErr)
+	}
+}
