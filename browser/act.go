@@ -33,6 +33,10 @@ func (s source) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, error)
 
 func (s source) Watch(ctx context.Context) (session.Watcher, error) { return s.b.watch(ctx) }
 
+// DownloadDir is the browser's downloads folder (session.Downloader):
+// uploads at the act tier come from it.
+func (s source) DownloadDir() string { return s.b.DownloadDir() }
+
 func (s source) Do(ctx context.Context, p *policy.Permit, a action.Action, target, to *tree.Node) (session.Output, error) {
 	return s.b.Do(ctx, p, a, target, to)
 }

@@ -406,9 +406,12 @@ func TestActDrag(t *testing.T) {
 }
 
 // TestActUpload puts a file into the file input; a missing file is named.
+// At act, files come only from the session's downloads folder (or the
+// folder the policy names), decided on the path alone before anything is
+// looked at; at sensitive, from anywhere.
 func TestActUpload(t *testing.T) {
 	e := newAct(t, "/widgets.html")
-	dir := t.TempDir()
+	dir := e.b.DownloadDir()
 	path := filepath.Join(dir, "notes.txt")
 	if err := os.WriteFile(path, []byte("hello"), 0o644); err != nil {
 		t.Fatal(err)
@@ -432,4 +435,37 @@ func TestActUpload(t *testing.T) {
 	}
 	msg := e.fails(`upload role:button name:"Hover me" "` + path + `"`)
 	wantContains(t, "upload into a button error", msg, "not a file input")
+
+	// Outside the folder: the same refusal whether the file exists or not,
+	// and whatever the target is.
+	outside := filepath.Join(t.TempDir(), "elsewhere.txt")
+	if err := os.WriteFile(outside, []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{outside, outside + ".missing", "/etc/shadow", dir + "/../" + filepath.Base(outside), "relative.txt"} {
+		for _, target := range []string{`role:button name:Attachment`, `role:button name:"Hover me"`} {
+			_, err := e.do(action.Action{Kind: action.Upload, Target: target, Paths: []string{path, p}})
+			if err == nil || !strings.Contains(err.Error(), "upload of "+p+" needs the sensitive tier: at act, files come only from "+dir) {
+				t.Errorf("upload of %s into %s at act: %v, want a refusal naming the folder", p, target, err)
+			}
+		}
+	}
+	if got := js[int](t, e.b, `document.getElementById('file').files.length`); got != 1 {
+		t.Errorf("after the refusals the input holds %d files, want the 1 from before", got)
+	}
+
+	// The policy names another folder: it replaces the downloads folder.
+	other := newActTier(t, "/widgets.html", action.Act)
+	other.s = session.New(other.b.Source(), policy.New(action.Act, policy.Files(filepath.Dir(outside))), session.Options{})
+	other.must(`upload role:button name:Attachment "` + outside + `"`)
+	if _, err := other.do(action.Action{Kind: action.Upload, Target: `role:button name:Attachment`, Paths: []string{filepath.Join(other.b.DownloadDir(), "x.txt")}}); err == nil {
+		t.Error("with a files folder named, an upload from the downloads folder is allowed")
+	}
+
+	// At sensitive, from anywhere.
+	wide := newActTier(t, "/widgets.html", action.Sensitive)
+	wide.must(`upload role:button name:Attachment "` + outside + `"`)
+	if got := js[int](t, wide.b, `document.getElementById('file').files[0].size`); got != 6 {
+		t.Errorf("uploaded file size %d at sensitive, want 6", got)
+	}
 }

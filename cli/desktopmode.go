@@ -82,6 +82,6 @@ func runDesktopDo(ctx context.Context, steps []action.Action, f doFlags, stdout,
 	if err != nil {
 		return err
 	}
-	sess := session.New(ws, policy.New(t), session.Options{Logger: f.options(stderr).Logger})
+	sess := session.New(ws, policy.New(t, f.rules()...), session.Options{Logger: f.options(stderr).Logger})
 	return runSteps(ctx, sess, steps, f, stdout)
 }

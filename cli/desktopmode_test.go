@@ -45,7 +45,7 @@ func onDesktop(t *testing.T) {
 // as on a page.
 func TestDesktopDo(t *testing.T) {
 	onDesktop(t)
-	code, out, errOut := run(t, "do", "--desktop",
+	code, out, errOut := run(t, "do", "--desktop", "--apps", "zenity",
 		`open_app zenity "--entry" "--title=Add item" "--text=Item name:"; type window:"Add item" >> role:textbox name:"Item name" "milk"; snapshot app:zenity`)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -18,8 +18,8 @@ import (
 
 type doFlags struct {
 	browserFlags
+	policyFlags
 	json    bool
-	allow   string
 	timeout time.Duration
 	desktop bool
 }
@@ -68,10 +68,10 @@ is non-zero. The first failing step stops the run.`,
 		},
 	}
 	f.register(cmd)
+	f.registerPolicy(cmd)
 	fl := cmd.Flags()
 	fl.BoolVar(&f.desktop, "desktop", false, "run the steps on the desktop ($DISPLAY): open_app, windows, dialogs; navigate starts a headful browser on it")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object per step (text, outcomes, timings)")
-	fl.StringVar(&f.allow, "allow", "", tierFlagHelp)
 	fl.DurationVar(&f.timeout, "timeout", browser.DefaultLoadTimeout, "how long to wait for the page to load")
 	return cmd
 }
@@ -103,7 +103,7 @@ func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, st
 	if _, err := b.Navigate(ctx, url, f.timeout); err != nil {
 		return err
 	}
-	sess := session.New(b.Source(), policy.New(t), session.Options{Logger: f.options(stderr).Logger})
+	sess := session.New(b.Source(), policy.New(t, f.rules()...), session.Options{Logger: f.options(stderr).Logger})
 	return runSteps(ctx, sess, steps, f, stdout)
 }
 

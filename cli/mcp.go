@@ -15,9 +15,9 @@ import (
 
 type mcpFlags struct {
 	browserFlags
+	policyFlags
 	http    string
 	token   string
-	allow   string
 	desktop bool
 }
 
@@ -51,11 +51,11 @@ download's Save dialog is one more window (--downloads ask).`,
 		},
 	}
 	f.register(cmd)
+	f.registerPolicy(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.http, "http", "", "serve streamable HTTP on this address (PORT or HOST:PORT) instead of stdio")
 	fl.StringVar(&f.token, "token", "", "bearer token for --http (default: $CANOPY_TOKEN, else generated)")
 	fl.BoolVar(&f.desktop, "desktop", false, "serve the desktop too (AT-SPI), with the browser headful on it; starts a virtual desktop when there is no DISPLAY")
-	fl.StringVar(&f.allow, "allow", "", "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)")
 	return cmd
 }
 
@@ -75,7 +75,7 @@ func runMCP(ctx context.Context, f mcpFlags, stdin io.Reader, stdout, stderr io.
 		}
 		defer down()
 	}
-	srv, err := mcp.New(mcp.Options{Browser: bopt, Allow: tier, Version: version, Logger: bopt.Logger, Desktop: f.desktop})
+	srv, err := mcp.New(mcp.Options{Browser: bopt, Allow: tier, Rules: f.rules(), Version: version, Logger: bopt.Logger, Desktop: f.desktop})
 	if err != nil {
 		return err
 	}

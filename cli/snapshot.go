@@ -17,13 +17,13 @@ import (
 
 type snapshotFlags struct {
 	browserFlags
+	policyFlags
 	full    bool
 	scope   string
 	budget  int
 	json    bool
 	timeout time.Duration
 	desktop bool
-	allow   string
 }
 
 func newSnapshotCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -63,6 +63,7 @@ it. With --cdp and no URL, it reads the current tab of a running browser.`,
 		},
 	}
 	f.register(cmd)
+	f.registerPolicy(cmd)
 	fl := cmd.Flags()
 	fl.BoolVar(&f.full, "full", false, "print everything: no budget, no elision")
 	fl.StringVar(&f.scope, "scope", "", "print only the subtree of this ref (e.g. e12; with --desktop any selector, e.g. app:zenity)")
@@ -70,7 +71,6 @@ it. With --cdp and no URL, it reads the current tab of a running browser.`,
 	fl.IntVar(&f.budget, "budget", tree.DefaultBudget, "token budget of the snapshot")
 	fl.BoolVar(&f.json, "json", false, "print the node model and timings as JSON")
 	fl.DurationVar(&f.timeout, "timeout", browser.DefaultLoadTimeout, "how long to wait for the page to load")
-	fl.StringVar(&f.allow, "allow", "", tierFlagHelp)
 	return cmd
 }
 

@@ -3,12 +3,32 @@ package cli
 import (
 	"context"
 
+	"github.com/spf13/cobra"
+
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/policy"
 )
 
-// tierFlagHelp is the --allow flag's help.
-const tierFlagHelp = "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)"
+// policyFlags are the session's rules (SPEC §6) as flags: --allow,
+// --files, --apps.
+type policyFlags struct {
+	allow string
+	files string
+	apps  []string
+}
+
+// registerPolicy adds the flags to cmd.
+func (f *policyFlags) registerPolicy(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.allow, "allow", "", "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)")
+	fl.StringVar(&f.files, "files", "", "the folder uploads may come from at the act tier (default: the session's downloads folder)")
+	fl.StringSliceVar(&f.apps, "apps", nil, "programs open_app may start at the act tier besides installed desktop applications (repeatable, or comma-separated)")
+}
+
+// rules are the policy options the flags give.
+func (f policyFlags) rules() []policy.Option {
+	return []policy.Option{policy.Files(f.files), policy.Apps(f.apps...)}
+}
 
 // tier is the session's permission tier (SPEC §6): allow when given, else
 // act on a browser canopy launched and observe on one it attached to.
@@ -26,6 +46,6 @@ func tier(launched bool, allow string) (action.Tier, error) {
 // loaded, as a navigate step would be: a command's URL argument passes
 // the same gate as every action (javascript:, file: … need sensitive).
 func permitLoad(ctx context.Context, t action.Tier, url string) error {
-	_, err := policy.New(t).Permit(ctx, action.Action{Kind: action.Navigate, URL: url}, "")
+	_, err := policy.New(t).Permit(ctx, policy.Request{Action: action.Action{Kind: action.Navigate, URL: url}})
 	return err
 }

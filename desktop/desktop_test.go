@@ -134,14 +134,17 @@ func TestWidgetFactory(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	d, s := open(t)
 	ctx := context.Background()
-	if _, err := s.Run(ctx, action.Action{Kind: action.OpenApp, Command: "no-such-program-xyz"}); err == nil || !strings.Contains(err.Error(), "not found") {
-		t.Errorf("open_app of a missing program: %v", err)
+	if _, err := s.Run(ctx, action.Action{Kind: action.OpenApp, Command: "no-such-program-xyz"}); !errors.Is(err, policy.ErrDenied) {
+		t.Errorf("open_app at act of a program that is no desktop application: %v, want a refusal", err)
 	}
 	if _, err := s.Run(ctx, action.Action{Kind: action.OpenApp, Command: "false"}); err == nil || !strings.Contains(err.Error(), "exited before showing a window") {
 		t.Errorf("open_app of a program that fails: %v", err)
 	}
 	// What a program prints never comes back: only its name and status.
 	wide := session.New(d, policy.New(action.Sensitive), session.Options{})
+	if _, err := wide.Run(ctx, action.Action{Kind: action.OpenApp, Command: "no-such-program-xyz"}); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("open_app of a missing program: %v", err)
+	}
 	_, err := wide.Run(ctx, action.Action{Kind: action.OpenApp, Command: "sh", Args: []string{"-c", "echo PRINTED-SECRET; echo PRINTED-SECRET >&2; exit 3"}})
 	if err == nil || !strings.Contains(err.Error(), "sh exited before showing a window: exit status 3") || strings.Contains(err.Error(), "PRINTED-SECRET") {
 		t.Errorf("open_app of a program that prints and fails: %v", err)
@@ -159,7 +162,7 @@ func TestBadInput(t *testing.T) {
 	if err := exec.Command("pkill", "-f", "Gone soon").Run(); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := policy.New(action.Act).Permit(ctx, action.Action{Kind: action.Click}, "")
+	p, _ := policy.New(action.Act).Permit(ctx, policy.Request{Action: action.Action{Kind: action.Click}})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		_, err = d.Do(ctx, p, action.Action{Kind: action.Click}, ok, nil)
@@ -177,7 +180,7 @@ func TestBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer short.Close()
-	ss := session.New(short, policy.New(action.Act), session.Options{})
+	ss := session.New(short, policy.New(action.Act, policy.Apps("sleep")), session.Options{})
 	if _, err := ss.Run(ctx, action.Action{Kind: action.OpenApp, Command: "sleep", Args: []string{"60"}}); err == nil || !strings.Contains(err.Error(), "no window of it appeared") {
 		t.Errorf("open_app of a windowless program: %v", err)
 	}

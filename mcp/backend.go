@@ -25,6 +25,7 @@ const startTimeout = 30 * time.Second
 type backend struct {
 	opt   browser.Options
 	allow action.Tier // 0: act on a browser canopy launched, observe when attached
+	rules []policy.Option
 	sopt  session.Options
 	log   *slog.Logger
 
@@ -41,8 +42,8 @@ type backend struct {
 	pend   string // a note for the next reply (e.g. the browser was relaunched)
 }
 
-func newBackend(opt browser.Options, allow action.Tier, sopt session.Options, log *slog.Logger) *backend {
-	return &backend{opt: opt, allow: allow, sopt: sopt, log: log}
+func newBackend(opt browser.Options, allow action.Tier, rules []policy.Option, sopt session.Options, log *slog.Logger) *backend {
+	return &backend{opt: opt, allow: allow, rules: rules, sopt: sopt, log: log}
 }
 
 // session returns the session to run on, starting a browser when there is
@@ -92,7 +93,7 @@ func (k *backend) startLocked(ctx context.Context) error {
 			tier = action.Observe
 		}
 	}
-	k.b, k.s = b, session.New(b.Source(), policy.New(tier), k.sopt)
+	k.b, k.s = b, session.New(b.Source(), policy.New(tier, k.rules...), k.sopt)
 	k.starts++
 	if k.lost {
 		k.lost = false
@@ -122,7 +123,7 @@ func (k *backend) startDesktopLocked(ctx context.Context) error {
 		tier = action.Act
 	}
 	k.ws = ws
-	k.s = session.New(k.ws, policy.New(tier), k.sopt)
+	k.s = session.New(k.ws, policy.New(tier, k.rules...), k.sopt)
 	return nil
 }
 

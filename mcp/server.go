@@ -26,6 +26,7 @@ import (
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 )
 
@@ -49,6 +50,10 @@ type Options struct {
 	// Allow is the permission tier; 0 means act on a browser canopy
 	// launched and observe on one it attached to (SPEC §6).
 	Allow action.Tier
+	// Rules are the session's other rules: the files folder uploads come
+	// from and the programs open_app starts at act (policy.Files,
+	// policy.Apps).
+	Rules []policy.Option
 	// Session tunes settling and budgets.
 	Session session.Options
 	// CallTimeout caps one tool call; 0 means DefaultCallTimeout.
@@ -88,7 +93,7 @@ func New(opt Options) (*Server, error) {
 	if opt.Session.Logger == nil {
 		opt.Session.Logger = log
 	}
-	s := &Server{opt: opt, log: log, k: newBackend(opt.Browser, opt.Allow, opt.Session, log)}
+	s := &Server{opt: opt, log: log, k: newBackend(opt.Browser, opt.Allow, opt.Rules, opt.Session, log)}
 	s.k.desktop = opt.Desktop
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "canopy", Version: opt.Version}, &sdk.ServerOptions{
 		Instructions: instructions,

@@ -8,14 +8,22 @@
 // policy first, for that very action; the permit names the action it was
 // given for and the source checks that it matches.
 //
-// This is the hook the security issue fills in (domain and app allowlists,
-// credentials, the audit log); today it enforces the permission tier.
+// The policy decides on the whole action, not only its kind: the URL a
+// navigation loads (javascript:, file: … need the sensitive tier), the
+// files an upload reads (at act only from the session's files folder) and
+// the program open_app starts (at act only installed desktop applications
+// and programs named with [Apps]). It decides before anything about a file
+// or a program is looked at, so a refusal says nothing about them.
 package policy
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/canopy-dev/canopy/action"
 )
@@ -25,43 +33,157 @@ var ErrDenied = errors.New("not permitted")
 
 // Policy holds the rules of one session.
 type Policy struct {
-	tier action.Tier
+	tier  action.Tier
+	files string   // uploads at act come from here; "" = the session's downloads
+	apps  []string // programs open_app may start at act, besides desktop apps
+
+	once    sync.Once
+	desktop map[string]bool // programs of installed desktop applications
 }
 
-// New returns a policy that allows actions up to tier.
-func New(tier action.Tier) *Policy { return &Policy{tier: tier} }
+// Option adds a rule to a policy.
+type Option func(*Policy)
 
-// Tier returns the session's permission tier.
+// Files sets the folder uploads may come from at the act tier (--files).
+// Without it, they come from the session's downloads folder.
+func Files(dir string) Option {
+	return func(p *Policy) {
+		if dir != "" {
+			if abs, err := filepath.Abs(dir); err == nil {
+				dir = abs
+			}
+			p.files = filepath.Clean(dir)
+		}
+	}
+}
+
+// Apps names programs open_app may start at the act tier besides the
+// installed desktop applications (--apps): by name ("zenity"), found on
+// $PATH, or by path.
+func Apps(programs ...string) Option {
+	return func(p *Policy) { p.apps = append(p.apps, programs...) }
+}
+
+// New returns a policy that allows actions up to tier, with the rules opts
+// add.
+func New(tier action.Tier, opts ...Option) *Policy {
+	p := &Policy{tier: tier}
+	for _, o := range opts {
+		o(p)
+	}
+	return p
+}
+
+// Tier is the session's permission tier.
 func (p *Policy) Tier() action.Tier { return p.tier }
 
-// Permit checks a and returns the permit a source needs to perform it.
-// target describes the node acted on, for the error message and, later, the
-// audit log.
-func (p *Policy) Permit(ctx context.Context, a action.Action, target string) (*Permit, error) {
+// Request is what the executor knows of an action when it asks for a
+// permit.
+type Request struct {
+	// Action is the action as it will run.
+	Action action.Action
+	// Target cites the resolved node ("button \"Save\" e12"), or "".
+	Target string
+	// Downloads is the session's downloads folder, where uploads at act
+	// come from unless the policy names another (Files).
+	Downloads string
+}
+
+// Permit checks the request against the session's rules and returns a
+// permit for exactly this action, or an error wrapping ErrDenied that says
+// what the action needs.
+func (p *Policy) Permit(ctx context.Context, r Request) (*Permit, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	a := r.Action
 	need := a.Tier()
 	if need > p.tier {
 		what := string(a.Kind)
-		if target != "" {
-			what += " " + target
+		if r.Target != "" {
+			what += " " + r.Target
 		}
 		return nil, fmt.Errorf("%s needs the %s tier; this session allows %s (--allow %s): %w", what, need, p.tier, need, ErrDenied)
+	}
+	if err := p.check(a, r.Downloads); err != nil {
+		return nil, err
 	}
 	return &Permit{kind: a.Kind, tier: need, policy: p}, nil
 }
 
-// Permit is the proof that the policy allowed one action. The zero value and
-// nil are invalid.
+// check applies the rules on what an action touches, below the sensitive
+// tier (which allows any file and program); a batch's steps each.
+func (p *Policy) check(a action.Action, downloads string) error {
+	if p.tier >= action.Sensitive {
+		return nil
+	}
+	switch a.Kind {
+	case action.Upload:
+		return p.checkUpload(a.Paths, downloads)
+	case action.OpenApp:
+		return p.checkApp(a.Command, a.Args)
+	case action.Batch:
+		for i, s := range a.Steps {
+			if err := p.check(s, downloads); err != nil {
+				return fmt.Errorf("step %d: %w", i+1, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkUpload allows files inside the files folder only, judged on the
+// path's text (cleaned, made absolute): nothing is looked up on disk, so a
+// refusal says nothing about the file.
+func (p *Policy) checkUpload(paths []string, downloads string) error {
+	dir := p.files
+	if dir == "" && downloads != "" {
+		dir = filepath.Clean(downloads)
+	}
+	for _, path := range paths {
+		abs, err := filepath.Abs(path)
+		if err == nil && dir != "" && strings.HasPrefix(abs, dir+string(filepath.Separator)) {
+			continue
+		}
+		from := "the session's downloads folder"
+		if dir != "" {
+			from = dir
+		}
+		return fmt.Errorf("upload of %s needs the sensitive tier: at %s, files come only from %s (--files DIR): %w", path, p.tier, from, ErrDenied)
+	}
+	return nil
+}
+
+// checkApp allows the programs named with Apps, with any arguments, and
+// the programs of installed desktop applications with files and URLs as
+// arguments, as a desktop opens them: an option ("-c", "--x=…") can make a
+// program run a command of the caller's, so it needs the sensitive tier.
+func (p *Policy) checkApp(command string, args []string) error {
+	if slices.ContainsFunc(p.apps, func(a string) bool { return sameProgram(a, command) }) {
+		return nil
+	}
+	p.once.Do(func() { p.desktop = desktopPrograms() })
+	if !p.desktop[command] && !p.desktop[resolveProgram(command)] {
+		return fmt.Errorf("open_app %s needs the sensitive tier: at %s, open_app starts installed desktop applications and the programs --apps names: %w", command, p.tier, ErrDenied)
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			return fmt.Errorf("open_app %s %s needs the sensitive tier: at %s, a desktop application is given files and URLs, not options (or name it with --apps): %w", command, a, p.tier, ErrDenied)
+		}
+	}
+	return nil
+}
+
+// Permit is the proof that the policy allowed one action. Sources take it
+// in their acting methods and call Allows before acting.
 type Permit struct {
 	kind   action.Kind
 	tier   action.Tier
 	policy *Policy
 }
 
-// Allows reports an error unless the permit was issued for an action of
-// kind; sources call it first thing in every method that acts.
+// Allows reports whether this permit was issued for an action of kind. A
+// nil permit, or one not made by a Policy, allows nothing.
 func (p *Permit) Allows(kind action.Kind) error {
 	if p == nil || p.policy == nil {
 		return fmt.Errorf("%s: no permit (actions must go through the executor): %w", kind, ErrDenied)

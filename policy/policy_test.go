@@ -3,6 +3,8 @@ package policy
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,7 +15,7 @@ func TestPermit(t *testing.T) {
 	ctx := context.Background()
 	p := New(action.Act)
 	click := action.Action{Kind: action.Click, Target: "e1"}
-	permit, err := p.Permit(ctx, click, `button "Save" e1`)
+	permit, err := p.Permit(ctx, Request{Action: click, Target: `button "Save" e1`})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,15 +32,103 @@ func TestPermit(t *testing.T) {
 	if err := (&Permit{kind: action.Click}).Allows(action.Click); !errors.Is(err, ErrDenied) {
 		t.Errorf("a forged zero permit allows a click: %v", err)
 	}
-	_, err = p.Permit(ctx, action.Action{Kind: action.Evaluate, Text: "1"}, "")
+	_, err = p.Permit(ctx, Request{Action: action.Action{Kind: action.Evaluate, Text: "1"}})
 	if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "evaluate needs the sensitive tier; this session allows act") {
 		t.Errorf("evaluate under act: %v", err)
 	}
 	obs := New(action.Observe)
-	if _, err := obs.Permit(ctx, click, `button "Save" e1`); err == nil || !strings.Contains(err.Error(), `click button "Save" e1 needs the act tier`) {
+	if _, err := obs.Permit(ctx, Request{Action: click, Target: `button "Save" e1`}); err == nil || !strings.Contains(err.Error(), `click button "Save" e1 needs the act tier`) {
 		t.Errorf("click under observe: %v", err)
 	}
-	if _, err := obs.Permit(ctx, action.Action{Kind: action.Snapshot}, ""); err != nil {
+	if _, err := obs.Permit(ctx, Request{Action: action.Action{Kind: action.Snapshot}}); err != nil {
 		t.Errorf("snapshot under observe: %v", err)
+	}
+}
+
+// TestOpenAppRule: at act, open_app starts installed desktop applications
+// (with files and URLs, not options) and the programs Apps names (with
+// anything); at sensitive, any program. Checked in a batch before any step
+// runs.
+func TestOpenAppRule(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	t.Setenv("XDG_DATA_DIRS", filepath.Join(data, "none"))
+	apps := filepath.Join(data, "applications")
+	if err := os.MkdirAll(apps, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries := map[string]string{
+		"editor.desktop": "[Desktop Entry]\nType=Application\nName=Editor\nExec=env LANG=C \"/usr/bin/true\" %F\n",
+		"hidden.desktop": "[Desktop Entry]\nType=Application\nHidden=true\nExec=hidden-app %U\n",
+		"link.desktop":   "[Desktop Entry]\nType=Link\nURL=https://example.com\nExec=linked-app\n",
+		"other.desktop":  "[Other Section]\nExec=not-an-entry\n[Desktop Entry]\nType=Application\nExec=mousepad %U\n",
+	}
+	for name, body := range entries {
+		if err := os.WriteFile(filepath.Join(apps, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	act := New(action.Act, Apps("sh"))
+	open := func(p *Policy, cmd string, args ...string) error {
+		_, err := p.Permit(ctx, Request{Action: action.Action{Kind: action.OpenApp, Command: cmd, Args: args}})
+		return err
+	}
+	for _, ok := range [][]string{
+		{"/usr/bin/true", "notes.txt"}, {"true", "https://example.com"}, {"mousepad", "/tmp/a b.txt"},
+		{"sh", "-c", "anything"}, {"/bin/sh", "-c", "anything"},
+	} {
+		if err := open(act, ok[0], ok[1:]...); err != nil {
+			t.Errorf("open_app %q at act: %v", ok, err)
+		}
+	}
+	for _, no := range [][]string{
+		{"true", "--option"}, {"mousepad", "-c"}, {"hidden-app"}, {"linked-app"}, {"not-an-entry"}, {"bash", "-c", "x"}, {"/tmp/mousepad"},
+	} {
+		err := open(act, no[0], no[1:]...)
+		if !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "needs the sensitive tier") {
+			t.Errorf("open_app %q at act: %v, want a refusal", no, err)
+		}
+	}
+	if err := open(New(action.Sensitive), "bash", "-c", "x"); err != nil {
+		t.Errorf("open_app bash at sensitive: %v", err)
+	}
+	batch := action.Action{Kind: action.Batch, Steps: []action.Action{
+		{Kind: action.Click, Target: "e1"}, {Kind: action.OpenApp, Command: "bash"},
+	}}
+	if _, err := act.Permit(ctx, Request{Action: batch}); err == nil || !strings.Contains(err.Error(), "step 2: open_app bash") {
+		t.Errorf("a batch with a refused step: %v", err)
+	}
+}
+
+// TestUploadRule: uploads at act come from the files folder, judged on the
+// path's text.
+func TestUploadRule(t *testing.T) {
+	ctx := context.Background()
+	up := func(p *Policy, downloads string, paths ...string) error {
+		_, err := p.Permit(ctx, Request{Action: action.Action{Kind: action.Upload, Target: "e1", Paths: paths}, Downloads: downloads})
+		return err
+	}
+	act := New(action.Act)
+	if err := up(act, "/dl", "/dl/a.txt", "/dl/sub/b.txt"); err != nil {
+		t.Errorf("from the downloads folder: %v", err)
+	}
+	for _, p := range []string{"/dl", "/dl/../etc/passwd", "/dlx/a.txt", "/etc/shadow", "a.txt"} {
+		if err := up(act, "/dl", "/dl/ok.txt", p); !errors.Is(err, ErrDenied) {
+			t.Errorf("upload of %s: %v, want a refusal", p, err)
+		}
+	}
+	if err := up(act, "", "/dl/a.txt"); !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), "the session's downloads folder") {
+		t.Errorf("no folder known: %v", err)
+	}
+	files := New(action.Act, Files("/srv/files/"))
+	if err := up(files, "/dl", "/srv/files/x.pdf"); err != nil {
+		t.Errorf("from --files: %v", err)
+	}
+	if err := up(files, "/dl", "/dl/a.txt"); !errors.Is(err, ErrDenied) {
+		t.Errorf("from the downloads folder with --files set: %v", err)
+	}
+	if err := up(New(action.Sensitive), "/dl", "/etc/hosts"); err != nil {
+		t.Errorf("at sensitive: %v", err)
 	}
 }

@@ -181,7 +181,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	if target != nil {
 		desc = tree.Line(target)
 	}
-	permit, err := s.policy.Permit(ctx, a, desc)
+	permit, err := s.policy.Permit(ctx, s.request(a, desc))
 	if err != nil {
 		return nil, err
 	}

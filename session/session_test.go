@@ -105,7 +105,7 @@ func TestPolicyBeforeSource(t *testing.T) {
 		t.Errorf("the source was reached: %v", src.calls)
 	}
 	// A permit for one action does not cover another.
-	p, err := policy.New(action.Act).Permit(context.Background(), action.Action{Kind: action.Hover, Target: "e2"}, "")
+	p, err := policy.New(action.Act).Permit(context.Background(), policy.Request{Action: action.Action{Kind: action.Hover, Target: "e2"}})
 	if err != nil {
 		t.Fatal(err)
 	}

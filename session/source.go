@@ -81,3 +81,19 @@ func (e *ActionError) Error() string {
 }
 
 func (e *ActionError) Unwrap() error { return e.Err }
+
+// A Downloader is a source with a downloads folder (a browser): the
+// policy lets uploads at the act tier come from it.
+type Downloader interface {
+	DownloadDir() string
+}
+
+// request gathers what the policy decides an action on: the action, the
+// node it resolved to, the source's downloads folder.
+func (s *Session) request(a action.Action, target string) policy.Request {
+	r := policy.Request{Action: a, Target: target}
+	if d, ok := s.src.(Downloader); ok {
+		r.Downloads = d.DownloadDir()
+	}
+	return r
+}

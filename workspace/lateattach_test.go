@@ -215,7 +215,7 @@ func drain(events <-chan settle.Event) {
 // error.
 func desktopDo(ctx context.Context, t *testing.T, d *desktop.Desktop, a action.Action, target *tree.Node) {
 	t.Helper()
-	p, err := policy.New(action.Act).Permit(ctx, a, "")
+	p, err := policy.New(action.Act).Permit(ctx, policy.Request{Action: a})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -191,7 +191,7 @@ func screenFind(n *tree.Node, role, name string) *tree.Node {
 // screenDo runs one action in the workspace and returns its text.
 func screenDo(ctx context.Context, t *testing.T, w *workspace.Workspace, a action.Action) string {
 	t.Helper()
-	p, err := policy.New(action.Sensitive).Permit(ctx, a, "")
+	p, err := policy.New(action.Sensitive).Permit(ctx, policy.Request{Action: a})
 	if err != nil {
 		t.Fatal(err)
 	}

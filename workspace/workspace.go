@@ -74,6 +74,15 @@ func (w *Workspace) Browser() *browser.Browser {
 	return w.b
 }
 
+// DownloadDir is the browser's downloads folder (session.Downloader), or
+// "" before the browser started.
+func (w *Workspace) DownloadDir() string {
+	if b := w.Browser(); b != nil {
+		return b.DownloadDir()
+	}
+	return ""
+}
+
 // browser returns the browser, starting it when there is none.
 func (w *Workspace) browser(ctx context.Context) (*browser.Browser, error) {
 	if b := w.Browser(); b != nil {
