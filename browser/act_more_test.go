@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image/png"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -359,6 +361,35 @@ func TestActDownload(t *testing.T) {
 		t.Errorf("the download navigated the page to %s", got)
 	}
 	goldenAct(t, "download", strings.ReplaceAll(r.Text, e.b.downloadDir, "DOWNLOADS"))
+}
+
+// TestDownloadStaysInFolder: whatever name the server suggests, the file
+// lands in the session's downloads folder and the outcome line says where.
+func TestDownloadStaysInFolder(t *testing.T) {
+	names := []string{"../../canopy-escape.txt", "/tmp/canopy-escape-abs.txt", `..\\..\\canopy-escape-win.txt`, ".bashrc"}
+	q := url.Values{"name": names}
+	e := newAct(t, "/download/links?"+q.Encode())
+	parent := filepath.Dir(e.b.downloadDir)
+	for i, name := range names {
+		r := e.must(fmt.Sprintf(`click role:link name:"Download %d"`, i+1))
+		m := regexp.MustCompile(`downloaded "[^"]*" → (\S+)`).FindStringSubmatch(r.Text)
+		if m == nil {
+			t.Errorf("download %q: no downloaded line in:\n%s", name, r.Text)
+			continue
+		}
+		if filepath.Dir(m[1]) != e.b.downloadDir {
+			t.Errorf("download %q went to %s, outside %s", name, m[1], e.b.downloadDir)
+		}
+		if data, err := os.ReadFile(m[1]); err != nil || string(data) != site.ReportText {
+			t.Errorf("download %q: %s holds %q, %v", name, m[1], data, err)
+		}
+	}
+	for _, p := range []string{filepath.Join(parent, "canopy-escape.txt"), filepath.Join(filepath.Dir(parent), "canopy-escape.txt"), "/tmp/canopy-escape-abs.txt"} {
+		if _, err := os.Stat(p); err == nil {
+			os.Remove(p)
+			t.Errorf("a download escaped to %s", p)
+		}
+	}
 }
 
 // TestActBatch: several steps answer with one diff; a failing middle step

@@ -3,7 +3,9 @@ package site
 import (
 	"bufio"
 	"fmt"
+	"html"
 	"net/http"
+	"net/url"
 )
 
 // ReportText is the body of /download/report.txt, served as an attachment.
@@ -15,6 +17,25 @@ func serveReport(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain")
 	w.Header().Set("Content-Disposition", `attachment; filename="report.txt"`)
 	fmt.Fprint(w, ReportText)
+}
+
+// serveNamed writes /download/named?name=N: a download whose server
+// suggests the file name N as it is, for tests that a suggested name such
+// as "../../x" or "/etc/x" cannot put the file outside the downloads folder.
+func serveNamed(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", r.URL.Query().Get("name")))
+	fmt.Fprint(w, ReportText)
+}
+
+// serveNamedLinks writes /download/links?name=A&name=B: a page with a
+// link "Download N" to /download/named for each name (N counts from 1).
+func serveNamedLinks(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", htmlType)
+	fmt.Fprint(w, "<!doctype html><title>Named downloads</title>\n")
+	for i, name := range r.URL.Query()["name"] {
+		fmt.Fprintf(w, "<p><a href=\"/download/named?name=%s\">Download %d</a></p>\n", html.EscapeString(url.QueryEscape(name)), i+1)
+	}
 }
 
 // serveGrid writes /grid.html: the TableRows users of /table.html in an

@@ -51,6 +51,8 @@ func newHandler(primary, cross string) (http.Handler, error) {
 	mux.HandleFunc("GET /huge.html", serveHuge)
 	mux.HandleFunc("GET /grid.html", serveGrid)
 	mux.HandleFunc("GET /download/report.txt", serveReport)
+	mux.HandleFunc("GET /download/named", serveNamed)
+	mux.HandleFunc("GET /download/links", serveNamedLinks)
 	mux.HandleFunc("GET /hang", serveHang)
 	mux.Handle("GET /pydoc/", pyDocHandler())
 	return noStore(mux), nil
