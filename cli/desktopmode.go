@@ -82,6 +82,11 @@ func runDesktopDo(ctx context.Context, steps []action.Action, f doFlags, stdout,
 	if err != nil {
 		return err
 	}
-	sess := session.New(ws, policy.New(t, f.rules()...), session.Options{Logger: f.options(stderr).Logger})
+	log, err := f.openAudit()
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	sess := session.New(ws, policy.New(t, f.rules()...), session.Options{Logger: f.options(stderr).Logger, Audit: log, Surface: "cli"})
 	return runSteps(ctx, sess, steps, f, stdout)
 }

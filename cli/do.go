@@ -103,7 +103,12 @@ func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, st
 	if _, err := b.Navigate(ctx, url, f.timeout); err != nil {
 		return err
 	}
-	sess := session.New(b.Source(), policy.New(t, f.rules()...), session.Options{Logger: f.options(stderr).Logger})
+	log, err := f.openAudit()
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	sess := session.New(b.Source(), policy.New(t, f.rules()...), session.Options{Logger: f.options(stderr).Logger, Audit: log, Surface: "cli"})
 	return runSteps(ctx, sess, steps, f, stdout)
 }
 

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -89,5 +91,30 @@ func TestDoSchemes(t *testing.T) {
 	code, out, errs := run(t, "snapshot", "--allow", "sensitive", "file:///etc/passwd")
 	if code != ExitOK || !strings.Contains(out, "root:") {
 		t.Errorf("snapshot --allow sensitive file:///etc/passwd: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestDoAudit: --audit appends a JSON line per step to a 0600 file.
+func TestDoAudit(t *testing.T) {
+	s := serve(t)
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	code, _, errs := run(t, "do", "--audit", path, s.URL("/todo.html"), `type role:textbox "milk" submit; check role:checkbox name:milk`)
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("audit file: %v, mode %v; want 0600", err, fi.Mode().Perm())
+	}
+	data, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d audit lines, want 2:\n%s", len(lines), data)
+	}
+	var e struct {
+		Surface, Kind, Decision, Outcome, URL string
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &e); err != nil || e.Surface != "cli" || e.Kind != "check" || e.Decision != "allowed" || e.Outcome != "ok" || !strings.HasSuffix(e.URL, "/todo.html") {
+		t.Errorf("second line: %+v, %v:\n%s", e, err, lines[1])
 	}
 }

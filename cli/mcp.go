@@ -11,6 +11,7 @@ import (
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/mcp"
+	"github.com/canopy-dev/canopy/session"
 )
 
 type mcpFlags struct {
@@ -75,7 +76,13 @@ func runMCP(ctx context.Context, f mcpFlags, stdin io.Reader, stdout, stderr io.
 		}
 		defer down()
 	}
-	srv, err := mcp.New(mcp.Options{Browser: bopt, Allow: tier, Rules: f.rules(), Version: version, Logger: bopt.Logger, Desktop: f.desktop})
+	log, err := f.openAudit()
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	sopt := session.Options{Audit: log, Surface: "mcp"}
+	srv, err := mcp.New(mcp.Options{Browser: bopt, Allow: tier, Rules: f.rules(), Session: sopt, Version: version, Logger: bopt.Logger, Desktop: f.desktop})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/audit"
 	"github.com/canopy-dev/canopy/policy"
 )
 
@@ -15,6 +16,7 @@ type policyFlags struct {
 	allow string
 	files string
 	apps  []string
+	audit string
 }
 
 // registerPolicy adds the flags to cmd.
@@ -23,6 +25,16 @@ func (f *policyFlags) registerPolicy(cmd *cobra.Command) {
 	fl.StringVar(&f.allow, "allow", "", "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)")
 	fl.StringVar(&f.files, "files", "", "the folder uploads may come from at the act tier (default: the session's downloads folder)")
 	fl.StringSliceVar(&f.apps, "apps", nil, "programs open_app may start at the act tier besides installed desktop applications (repeatable, or comma-separated)")
+	fl.StringVar(&f.audit, "audit", "", "append one JSON line per action to this file (created 0600): time, action, target, URL or app, decision, outcome")
+}
+
+// openAudit opens the --audit log, or returns nil without one. The caller
+// closes it.
+func (f policyFlags) openAudit() (*audit.Log, error) {
+	if f.audit == "" {
+		return nil, nil
+	}
+	return audit.Open(f.audit)
 }
 
 // rules are the policy options the flags give.

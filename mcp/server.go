@@ -93,6 +93,9 @@ func New(opt Options) (*Server, error) {
 	if opt.Session.Logger == nil {
 		opt.Session.Logger = log
 	}
+	if opt.Session.Surface == "" {
+		opt.Session.Surface = "mcp"
+	}
 	s := &Server{opt: opt, log: log, k: newBackend(opt.Browser, opt.Allow, opt.Rules, opt.Session, log)}
 	s.k.desktop = opt.Desktop
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "canopy", Version: opt.Version}, &sdk.ServerOptions{

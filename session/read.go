@@ -16,7 +16,7 @@ import (
 
 // snapshot reads the view, optionally scoped to one node.
 func (s *Session) snapshot(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.policy.Permit(ctx, s.request(a, "")); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	t0 := time.Now()
@@ -52,7 +52,7 @@ func Scoped(s *tree.Snapshot, n *tree.Node) *tree.Snapshot {
 // find lists the nodes a selector matches, with refs; with no match, the
 // closest candidates.
 func (s *Session) find(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.policy.Permit(ctx, s.request(a, "")); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	sel, err := selector.Parse(a.Target)
@@ -85,7 +85,7 @@ const defaultWait = 10 * time.Second
 // only when the source reports activity. The reply is what changed while
 // waiting.
 func (s *Session) wait(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.policy.Permit(ctx, s.request(a, "")); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	limit := a.Timeout
@@ -256,7 +256,7 @@ func urlMatcher(p string) (func(string) bool, error) {
 // is one diff for the whole batch. It stops at the first failing step and
 // returns the diff so far with a *StepError.
 func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.policy.Permit(ctx, s.request(a, "")); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	first, err := s.read(ctx)
@@ -267,7 +267,12 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 	var total stepResult
 	var reads []string
 	var timing Timing
+	batchRec := s.rec
+	defer func() { s.rec = batchRec }()
 	for i, sa := range a.Steps {
+		// Each step passes the gate and has its audit line.
+		stepStart, stepRec := time.Now(), &record{}
+		s.rec = stepRec
 		var st *step
 		r, reading, err := s.reading(ctx, sa)
 		if reading {
@@ -275,17 +280,23 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 				if sa.Kind != action.Wait {
 					reads = append(reads, r.Text)
 				}
-				if cur, err = s.read(ctx); err == nil {
-					continue
-				}
+				cur, err = s.read(ctx)
 			}
 		} else {
 			st, err = s.step(ctx, sa, cur)
 		}
+		var outcomes []string
+		if st != nil {
+			outcomes = st.res.outcomes
+		}
+		s.audit(sa, i+1, stepRec, stepStart, outcomes, err)
 		if err != nil {
 			r := s.reply(first, cur, total, reads)
 			r.Timing = timing
 			return r, &StepError{Step: i + 1, Action: sa, Err: err}
+		}
+		if reading {
+			continue
 		}
 		cur = st.after
 		total.outcomes = append(total.outcomes, st.res.outcomes...)
@@ -339,7 +350,7 @@ func formExtract(a action.Action) bool {
 // extractForm lists form controls and their values from the tree (never a
 // protected value).
 func (s *Session) extractForm(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.policy.Permit(ctx, s.request(a, "")); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	snap, err := s.read(ctx)

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/audit"
 	"github.com/canopy-dev/canopy/diff"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/selector"
@@ -40,6 +41,11 @@ type Options struct {
 	DiffBudget int
 	// Logger receives debug messages; nil discards them.
 	Logger *slog.Logger
+	// Audit receives one line per action (SPEC §6); nil writes none.
+	Audit *audit.Log
+	// Surface and Client say where actions come from, for the audit log:
+	// "mcp", "cli", "library"…, and which MCP session.
+	Surface, Client string
 }
 
 // Session runs actions against one source, one at a time.
@@ -59,6 +65,8 @@ type Session struct {
 	// secrets maps the value of every credential typed in this session to
 	// its name, to keep values out of replies.
 	secrets map[string]string
+	// rec is what the gate learned of the action running now.
+	rec *record
 }
 
 // New returns a session over src governed by pol.
@@ -116,6 +124,8 @@ func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
+	rec := &record{}
+	s.rec = rec
 	var r Reply
 	var err error
 	if a.Kind == action.Batch {
@@ -135,6 +145,8 @@ func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 	for i, o := range r.Outcomes {
 		r.Outcomes[i] = s.redact(o)
 	}
+	s.audit(a, 0, rec, start, r.Outcomes, err)
+	s.rec = nil
 	return r, s.redactErr(err)
 }
 
@@ -177,11 +189,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	if err != nil {
 		return nil, fmt.Errorf("drop target: %w", err)
 	}
-	desc := ""
-	if target != nil {
-		desc = tree.Line(target)
-	}
-	permit, err := s.policy.Permit(ctx, s.request(a, desc))
+	permit, err := s.gate(ctx, a, target, st.before)
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,15 @@
 package mcp
 
 import (
+	"bytes"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/audit"
+	"github.com/canopy-dev/canopy/session"
 )
 
 // tabTitle reads the current tab's title from a snapshot's header.
@@ -88,5 +92,77 @@ func TestURLSchemes(t *testing.T) {
 	}
 	if text, isErr := call(t, cs, "navigate", map[string]any{"url": "data:text/html,<title>made</title><p>hi</p>"}); isErr || !strings.Contains(text, "made") {
 		t.Errorf("data: at sensitive: (%q, %v)", text, isErr)
+	}
+}
+
+// TestAudit: one JSON line per action, allowed or refused, batch steps
+// each, with the target as asked and resolved, the page's URL, the
+// decision and the outcome; a typed credential's value is nowhere in it.
+func TestAudit(t *testing.T) {
+	const secret = `hunter2 "quoted" \ <tag> & more`
+	t.Setenv("CANOPY_SECRET_AUDITPW", secret)
+	var buf bytes.Buffer
+	cs := connect(t, newServer(t, Options{Session: session.Options{Audit: audit.New(&buf)}}))
+	page := testSite.URL("/app-login.html")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"navigate", map[string]any{"url": page}},
+		{"type", map[string]any{"target": "role:textbox name:Password", "credential": "auditpw"}},
+		{"click", map[string]any{"target": `role:checkbox name:"Remember me"`}},
+		{"click", map[string]any{"target": `role:button name:Nowhere`}},
+		{"navigate", map[string]any{"url": "javascript:void(0)"}},
+		{"batch", map[string]any{"steps": []any{
+			map[string]any{"tool": "type", "args": map[string]any{"target": "role:textbox name:Email", "text": "ada@example.com"}},
+			map[string]any{"tool": "snapshot", "args": map[string]any{}},
+		}}},
+	} {
+		call(t, cs, c.tool, c.args)
+	}
+	if strings.Contains(buf.String(), "hunter2") {
+		t.Errorf("the audit log holds the credential:\n%s", buf.String())
+	}
+	var lines []audit.Entry
+	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var e audit.Entry
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		lines = append(lines, e)
+	}
+	want := []struct {
+		kind, decision string
+		step           int
+		ref            bool
+		outcome        string
+	}{
+		{"navigate", "allowed", 0, false, "ok"},
+		{"type", "allowed", 0, true, "ok"},
+		{"click", "allowed", 0, true, "ok"},
+		{"click", "", 0, false, "no element matches"},
+		{"navigate", "refused", 0, false, "needs the sensitive tier"},
+		{"type", "allowed", 1, true, "ok"},
+		{"snapshot", "allowed", 2, false, "ok"},
+		{"batch", "allowed", 0, false, "ok"},
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d audit lines, want %d:\n%s", len(lines), len(want), buf.String())
+	}
+	for i, w := range want {
+		e := lines[i]
+		if e.Kind != w.kind || e.Decision != w.decision || e.Step != w.step || !strings.Contains(e.Outcome, w.outcome) ||
+			(e.Target != nil && e.Target.Ref != "") != w.ref || e.Surface != "mcp" || e.Time.IsZero() || e.Duration <= 0 {
+			t.Errorf("line %d: %+v, want %+v", i+1, e, w)
+		}
+	}
+	if e := lines[2]; e.URL != page || e.Target.Role != "checkbox" || e.Target.Name != "Remember me" || e.Tier != "act" {
+		t.Errorf("the click's line: %+v", e)
+	}
+	if e := lines[1]; !strings.Contains(e.Action, "credential:auditpw") {
+		t.Errorf("the credential's line: %+v", e)
+	}
+	if e := lines[4]; e.URL != "javascript:void(0)" || e.Tier != "sensitive" {
+		t.Errorf("the refused navigation's line: %+v", e)
 	}
 }
