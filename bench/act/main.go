@@ -4,6 +4,7 @@
 // freshly loaded page).
 //
 //	go run ./bench/act [-n 5] [-scenario open-modal ...]
+//	go run ./bench/act -audit [-n 9]    # the cost of the audit log: total ms off / on, interleaved
 package main
 
 import (
@@ -48,8 +49,13 @@ func main() {
 	runs := flag.Int("n", 5, "runs per scenario (the median is printed)")
 	var only []string
 	flag.Func("scenario", "scenario to run, repeatable (default: all)", func(s string) error { only = append(only, s); return nil })
+	withAudit := flag.Bool("audit", false, "compare each action's total time without and with an audit log (runs interleaved)")
 	flag.Parse()
-	if err := run(context.Background(), only, *runs); err != nil {
+	do := run
+	if *withAudit {
+		do = runAudit
+	}
+	if err := do(context.Background(), only, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
