@@ -127,7 +127,7 @@ func jsonKind(k string) string {
 
 // batchDef is the batch tool: steps are other tools' names and arguments,
 // decoded exactly as if each were called alone.
-func batchDef(desktop bool) toolDef {
+func batchDef(desktop bool, tier action.Tier) toolDef {
 	td := toolDef{
 		name: "batch",
 		desc: "Run tool calls in order; stop at the first failure; one diff for all.",
@@ -138,8 +138,8 @@ func batchDef(desktop bool) toolDef {
 			return nil, err
 		}
 		var names []any
-		for _, t := range tools(desktop) {
-			if t.name != "batch" {
+		for _, t := range allTools(desktop) {
+			if offered(t.name, tier) {
 				names = append(names, t.name)
 			}
 		}
@@ -155,7 +155,7 @@ func batchDef(desktop bool) toolDef {
 			return action.Action{}, errors.New("batch: steps is empty")
 		}
 		byName := map[string]toolDef{}
-		for _, t := range tools(desktop) {
+		for _, t := range allTools(desktop) {
 			byName[t.name] = t
 		}
 		a := action.Action{Kind: action.Batch}

@@ -121,6 +121,9 @@ func (k *backend) startDesktopLocked(ctx context.Context) error {
 	tier := k.allow
 	if tier == 0 {
 		tier = action.Act
+		if k.opt.CDP != "" {
+			tier = action.Observe // a browser canopy did not start
+		}
 	}
 	k.ws = ws
 	k.s = session.New(k.ws, policy.New(tier, k.rules...), k.sopt)

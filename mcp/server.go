@@ -107,14 +107,49 @@ func New(opt Options) (*Server, error) {
 		// canopy's tools do not use.
 		SupportedProtocolVersions: protocolVersions,
 	})
-	for _, td := range tools(opt.Desktop) {
+	tier := offeredTier(opt)
+	for _, td := range tools(opt.Desktop, tier) {
 		t, err := td.tool()
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", td.name, err)
 		}
 		s.srv.AddTool(t, s.handler(td))
 	}
+	s.srv.AddReceivingMiddleware(listOffered(tier))
 	return s, nil
+}
+
+// listOffered is middleware that leaves the tools the tier forbids out of
+// tools/list.
+func listOffered(tier action.Tier) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			res, err := next(ctx, method, req)
+			if lr, ok := res.(*sdk.ListToolsResult); ok && err == nil && method == "tools/list" {
+				kept := lr.Tools[:0:0]
+				for _, t := range lr.Tools {
+					if t.Name == "batch" || offered(t.Name, tier) {
+						kept = append(kept, t)
+					}
+				}
+				lr.Tools = kept
+			}
+			return res, err
+		}
+	}
+}
+
+// offeredTier is the tier the server's tools are listed for: the one the
+// sessions will have (Options.Allow; else act on a browser canopy
+// launches, observe on one it attaches to).
+func offeredTier(opt Options) action.Tier {
+	switch {
+	case opt.Allow != 0:
+		return opt.Allow
+	case opt.Browser.CDP != "":
+		return action.Observe
+	}
+	return action.Act
 }
 
 // SDK returns the underlying SDK server, to connect it to other transports

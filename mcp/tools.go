@@ -155,8 +155,22 @@ type toolDef struct {
 }
 
 // tools is canopy's MCP tool surface (SPEC §5), in the order tools/list
-// shows it; with the desktop also open_app and activate.
-func tools(desktop bool) []toolDef {
+// shows it; with the desktop also open_app and activate. All are served;
+// tools/list offers those the tier allows (offered).
+func tools(desktop bool, tier action.Tier) []toolDef {
+	return append(allTools(desktop), batchDef(desktop, tier))
+}
+
+// offered reports whether tools/list shows a tool at tier: not when no
+// call of it could be allowed (evaluate below sensitive, the acting tools
+// at observe), so an agent is not offered what it cannot use. A call to
+// it still gets the policy's one-line refusal, which says how to allow it.
+func offered(name string, tier action.Tier) bool {
+	return (action.Action{Kind: action.Kind(name)}).Tier() <= tier
+}
+
+// allTools is every tool but batch.
+func allTools(desktop bool) []toolDef {
 	ts := []toolDef{
 		def("snapshot", "The page as an accessibility tree with refs (e12).", reading, nil,
 			func(a snapshotArgs) action.Action {
@@ -247,5 +261,5 @@ func tools(desktop bool) []toolDef {
 				func(a activateArgs) action.Action { return action.Action{Kind: action.Activate, Target: a.Target} }),
 		)
 	}
-	return append(ts, batchDef(desktop))
+	return ts
 }

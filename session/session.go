@@ -181,6 +181,11 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 			return nil, err
 		}
 	}
+	if a.Tier() > s.policy.Tier() {
+		// Refused whatever the target is: say so before looking for it.
+		_, err := s.gate(ctx, a, nil, st.before)
+		return nil, err
+	}
 	target, err := s.resolve(st.before, a.Target)
 	if err != nil {
 		return nil, err
