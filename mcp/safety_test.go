@@ -2,8 +2,11 @@ package mcp
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,5 +167,76 @@ func TestAudit(t *testing.T) {
 	}
 	if e := lines[4]; e.URL != "javascript:void(0)" || e.Tier != "sensitive" {
 		t.Errorf("the refused navigation's line: %+v", e)
+	}
+}
+
+// leaks lists the shapes of secret found in text: as is, upper-cased,
+// spaced out, cut to 10 and 12 characters, URL-, JSON- and
+// base64-encoded.
+func leaks(secret, text string) []string {
+	forms := map[string]string{
+		"plain": secret, "upper": strings.ToUpper(secret), "spaced": strings.Join(strings.Split(secret, ""), " "),
+		"cut10": secret[:min(10, len(secret))], "cut12": secret[:min(12, len(secret))], "query": url.QueryEscape(secret),
+		"base64": base64.StdEncoding.EncodeToString([]byte(secret)),
+	}
+	if j, err := json.Marshal(secret); err == nil {
+		forms["json"] = string(j[1 : len(j)-1])
+	}
+	var found []string
+	for name, f := range forms {
+		if strings.Contains(text, f) {
+			found = append(found, name)
+		}
+	}
+	slices.Sort(found)
+	return found
+}
+
+// TestCredentialShapes: a credential typed into a page that echoes it,
+// upper-cases it, spaces it out, cuts it and sends it in a GET form's URL
+// shows in no shape in any reply, error, tab list or audit line; value:
+// selectors cannot probe it; the field shows it masked. A short secret and
+// a 150-character one with quotes, backslashes, markup and spaces.
+func TestCredentialShapes(t *testing.T) {
+	long := `Lo"ng\secret <b>&amp; with spaces` + strings.Repeat("x7Q", 40)
+	long = long[:150]
+	for name, secret := range map[string]string{"short": "s3cr3t-Pw!", "long": long} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("CANOPY_SECRET_SHAPE", secret)
+			var logbuf bytes.Buffer
+			cs := connect(t, newServer(t, Options{Session: session.Options{Audit: audit.New(&logbuf)}}))
+			var all strings.Builder
+			do := func(tool string, args map[string]any) string {
+				t.Helper()
+				text, _ := call(t, cs, tool, args)
+				all.WriteString(text)
+				return text
+			}
+			do("navigate", map[string]any{"url": testSite.URL("/echo.html")})
+			r := do("type", map[string]any{"target": "role:textbox name:Token", "credential": "shape"})
+			if !strings.Contains(r, "«credential shape»") {
+				t.Errorf("the type reply does not show the mask:\n%s", r)
+			}
+			do("snapshot", map[string]any{"full": true})
+			do("extract", map[string]any{"format": "text"})
+			do("extract", map[string]any{"format": "form"})
+			for _, probe := range []string{"value:/^" + regexp.QuoteMeta(secret[:3]) + "/", "value~:" + secret[:4], "text~:" + secret[:6], "name~:" + secret[:6]} {
+				if text, _ := call(t, cs, "find", map[string]any{"target": probe}); !strings.Contains(text, "no element matches") {
+					t.Errorf("find %s matches: the value can be probed:\n%s", probe, text)
+				}
+			}
+			do("batch", map[string]any{"steps": []any{
+				map[string]any{"tool": "click", "args": map[string]any{"target": "role:button name:Send"}},
+			}})
+			do("snapshot", map[string]any{"full": true})
+			do("tabs", map[string]any{"action": "list"})
+			do("wait", map[string]any{"target": "role:textbox name:Token"})
+			if found := leaks(secret, all.String()); len(found) > 0 {
+				t.Errorf("the replies hold the credential as %v:\n%s", found, all.String())
+			}
+			if found := leaks(secret, logbuf.String()); len(found) > 0 {
+				t.Errorf("the audit log holds the credential as %v", found)
+			}
+		})
 	}
 }

@@ -24,6 +24,7 @@ func (s *Session) snapshot(ctx context.Context, a action.Action) (Reply, error) 
 	if err != nil {
 		return Reply{}, err
 	}
+	s.red.tree(snap)
 	if a.Target != "" {
 		n, err := s.resolve(snap, a.Target)
 		if err != nil {

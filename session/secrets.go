@@ -1,14 +1,14 @@
 package session
 
 import (
-	"strings"
-
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/tree"
 )
 
 // credential resolves a's credential, if it names one, into the text to
-// type, and remembers the value so no reply ever shows it.
-func (s *Session) credential(a action.Action) (action.Action, error) {
+// type into target, and remembers the value's shapes and the field so no
+// reply, error or audit line ever shows it.
+func (s *Session) credential(a action.Action, target *tree.Node) (action.Action, error) {
 	if a.Credential == "" {
 		return a, nil
 	}
@@ -16,29 +16,21 @@ func (s *Session) credential(a action.Action) (action.Action, error) {
 	if err != nil {
 		return a, err
 	}
-	if s.secrets == nil {
-		s.secrets = map[string]string{}
+	s.red.add(v, a.Credential)
+	if target != nil {
+		s.red.mask(target.Ref, a.Credential)
 	}
-	s.secrets[v] = a.Credential
 	a.Text = v
 	return a, nil
 }
 
-// redact replaces every secret typed in this session with its name. A
-// field that holds a credential shows «credential NAME» in snapshots,
-// diffs, extracts, evaluations and errors alike.
-func (s *Session) redact(text string) string {
-	for v, name := range s.secrets {
-		if strings.Contains(text, v) {
-			text = strings.ReplaceAll(text, v, "«credential "+name+"»")
-		}
-	}
-	return text
-}
+// redact replaces every shape of every credential typed in this session
+// with its name: «credential NAME».
+func (s *Session) redact(text string) string { return s.red.text(text) }
 
 // redactErr is err with secrets replaced in its message.
 func (s *Session) redactErr(err error) error {
-	if err == nil || len(s.secrets) == 0 {
+	if err == nil || s.red.empty() {
 		return err
 	}
 	if msg := s.redact(err.Error()); msg != err.Error() {

@@ -62,9 +62,9 @@ type Session struct {
 	// out of the accessibility tree: without this, opening a modal would
 	// "remove" the page and closing it would "add" it all back.
 	behind *tree.Snapshot
-	// secrets maps the value of every credential typed in this session to
-	// its name, to keep values out of replies.
-	secrets map[string]string
+	// red knows every credential typed in this session, to keep its
+	// values out of replies, errors and the audit log.
+	red redactor
 	// rec is what the gate learned of the action running now.
 	rec *record
 }
@@ -198,7 +198,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	if err != nil {
 		return nil, err
 	}
-	if a, err = s.credential(a); err != nil {
+	if a, err = s.credential(a, target); err != nil {
 		return nil, err
 	}
 	if err := actionable(a, target); err != nil {
@@ -255,6 +255,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 // read takes a snapshot and remembers it as the latest.
 func (s *Session) read(ctx context.Context) (*tree.Snapshot, error) {
 	snap, err := s.src.Snapshot(ctx, false)
+	s.red.tree(snap)
 	if err == nil {
 		s.last = snap
 	}

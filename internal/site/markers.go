@@ -31,6 +31,9 @@ func PageMarkers() map[string]Markers {
 		"/": {
 			Visible: []string{"canopy demo", "MARKER-INDEX", "Login form", "Shadow DOM", "Huge page"},
 		},
+		"/echo.html": {
+			Visible: []string{"Echo form", "Token", "Short copy", "Send", "Upper:", "Spaced:"},
+		},
 		"/login.html": {
 			Visible: []string{
 				"Sign in to Acme", "Use your work account.", "Login",
