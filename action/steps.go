@@ -298,6 +298,25 @@ func (p *stepParser) parse() error {
 	a := &p.a
 	switch a.Kind {
 	case Type:
+		if len(p.args) == 0 {
+			// type SELECTOR credential:NAME [clear] [submit]: no quoted
+			// text, so the flags are the selector's last words.
+			for {
+				w, ok := p.popWord("clear", "submit")
+				if !ok {
+					break
+				}
+				a.Clear, a.Submit = a.Clear || w == "clear", a.Submit || w == "submit"
+			}
+			if n := len(p.sel); n > 0 && strings.HasPrefix(strings.ToLower(p.sel[n-1].text), "credential:") {
+				a.Credential = p.sel[n-1].text[len("credential:"):]
+				p.sel = p.sel[:n-1]
+				if a.Credential == "" {
+					return errAt(p.head.col, "type credential: needs the credential's name, e.g. credential:github")
+				}
+				break
+			}
+		}
 		for _, f := range p.flags {
 			switch strings.ToLower(f.text) {
 			case "clear":
@@ -311,7 +330,7 @@ func (p *stepParser) parse() error {
 		p.flags = nil
 		a.Text = p.arg(0)
 		if len(p.args) == 0 {
-			return errAt(len([]rune(p.step))+1, `type needs the text in quotes: type role:textbox name:Email "a@b.c"`)
+			return errAt(len([]rune(p.step))+1, `type needs the text in quotes, or a credential by name: type role:textbox name:Email "a@b.c", type role:textbox name:Password credential:github`)
 		}
 		if err := p.tooMany(1); err != nil {
 			return err

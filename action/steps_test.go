@@ -23,6 +23,10 @@ func TestParseSteps(t *testing.T) {
 		}},
 		{`press role:textbox name:Q "Enter"`, []Action{{Kind: Press, Target: "role:textbox name:Q", Keys: "Enter"}}},
 		{`press e3 Enter`, []Action{{Kind: Press, Target: "e3", Keys: "Enter"}}},
+		{`type role:textbox name:Password credential:github; type e4 credential:my-pw clear submit`, []Action{
+			{Kind: Type, Target: "role:textbox name:Password", Credential: "github"},
+			{Kind: Type, Target: "e4", Credential: "my-pw", Clear: true, Submit: true},
+		}},
 		{`navigate "http://127.0.0.1:8080/a;b"; back; reload`, []Action{
 			{Kind: Navigate, URL: "http://127.0.0.1:8080/a;b"},
 			{Kind: Navigate, Nav: "back"},

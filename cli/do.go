@@ -36,7 +36,7 @@ prints "no change". Steps are separated by ';' or newlines:
 
 A quoted string after whitespace is an argument, never part of the selector
 (name:"Sign in" is a selector value; "a@b.c" after a space is the text).
-Actions: click, double_click, hover, type "text" [clear] [submit], press KEYS,
+Actions: click, double_click, hover, type "text"|credential:NAME [clear] [submit], press KEYS,
 select "option", check, uncheck, set_value "v", scroll [up|down|left|right]
 [N], drag "to-selector", upload "path"…, navigate "url" | back | forward |
 reload, tabs list|new ["url"]|switch N|close [N], open_app CMD ["arg"…],

@@ -118,3 +118,22 @@ func TestDoAudit(t *testing.T) {
 		t.Errorf("second line: %+v, %v:\n%s", e, err, lines[1])
 	}
 }
+
+// TestDoCredential: canopy do types a credential by name; its value is in
+// no output, nor in the audit log.
+func TestDoCredential(t *testing.T) {
+	const secret = "Sup3r-S3cret-Value"
+	t.Setenv("CANOPY_SECRET_SITEPW", secret)
+	s := serve(t)
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	code, out, errs := run(t, "do", "--audit", path, s.URL("/echo.html"), `type role:textbox name:Token credential:sitepw; extract text`)
+	data, _ := os.ReadFile(path)
+	if code != ExitOK || !strings.Contains(out, "«credential sitepw»") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	for _, text := range []string{out, errs, string(data)} {
+		if strings.Contains(strings.ToUpper(text), strings.ToUpper(secret[:8])) {
+			t.Errorf("the credential shows:\n%s", text)
+		}
+	}
+}
