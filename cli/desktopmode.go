@@ -73,6 +73,10 @@ func runDesktopSnapshot(ctx context.Context, f snapshotFlags, stdout, stderr io.
 // headful on it when a step needs one. Apps the steps opened are closed at
 // the end.
 func runDesktopDo(ctx context.Context, steps []action.Action, f doFlags, stdout, stderr io.Writer) error {
+	rules, err := f.rules()
+	if err != nil {
+		return err
+	}
 	ws, err := workspace.Open(ctx, f.options(stderr))
 	if err != nil {
 		return err
@@ -87,6 +91,6 @@ func runDesktopDo(ctx context.Context, steps []action.Action, f doFlags, stdout,
 		return err
 	}
 	defer log.Close()
-	sess := session.New(ws, policy.New(t, f.rules()...), session.Options{Logger: f.options(stderr).Logger, Audit: log, Surface: "cli"})
+	sess := session.New(ws, policy.New(t, rules...), session.Options{Logger: f.options(stderr).Logger, Audit: log, Surface: "cli"})
 	return runSteps(ctx, sess, steps, f, stdout)
 }

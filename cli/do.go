@@ -86,6 +86,10 @@ type stepJSON struct {
 }
 
 func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, stdout, stderr io.Writer) error {
+	rules, err := f.rules()
+	if err != nil {
+		return err
+	}
 	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	b, err := browser.New(startCtx, f.options(stderr))
@@ -108,7 +112,7 @@ func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, st
 		return err
 	}
 	defer log.Close()
-	sess := session.New(b.Source(), policy.New(t, f.rules()...), session.Options{Logger: f.options(stderr).Logger, Audit: log, Surface: "cli"})
+	sess := session.New(b.Source(), policy.New(t, rules...), session.Options{Logger: f.options(stderr).Logger, Audit: log, Surface: "cli"})
 	return runSteps(ctx, sess, steps, f, stdout)
 }
 

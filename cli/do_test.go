@@ -137,3 +137,32 @@ func TestDoCredential(t *testing.T) {
 		}
 	}
 }
+
+// TestDoSecretsFile: --secrets gives credentials by name; one bound to the
+// page's origin is typed, one bound elsewhere is refused; a file others can
+// read stops the command before a browser starts.
+func TestDoSecretsFile(t *testing.T) {
+	s := serve(t)
+	origin := strings.TrimSuffix(s.URL("/"), "/")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "secrets.json")
+	body := `{"here": {"value": "typed-here-1", "origins": ["` + origin + `"]}, "there": {"value": "never-typed-2", "origins": ["https://elsewhere.example"]}}`
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "do", "--secrets", path, s.URL("/echo.html"), `type role:textbox name:Token credential:here`)
+	if code != ExitOK || !strings.Contains(out, "«credential here»") || strings.Contains(out+errs, "typed-here") {
+		t.Errorf("a bound secret on its origin: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = run(t, "do", "--secrets", path, s.URL("/echo.html"), `type role:textbox name:Token credential:there`)
+	if code != ExitInput || !strings.Contains(errs, `may be typed only into https://elsewhere.example`) || strings.Contains(out+errs, "never-typed") {
+		t.Errorf("a bound secret elsewhere: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = run(t, "do", "--secrets", path, s.URL("/echo.html"), `type role:textbox name:Token credential:here`)
+	if code == ExitOK || !strings.Contains(errs, "readable by others") || out != "" {
+		t.Errorf("a loose secrets file: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

@@ -61,9 +61,12 @@ download's Save dialog is one more window (--downloads ask).`,
 }
 
 func runMCP(ctx context.Context, f mcpFlags, stdin io.Reader, stdout, stderr io.Writer) error {
+	rules, err := f.rules()
+	if err != nil {
+		return err
+	}
 	var tier action.Tier
 	if f.allow != "" {
-		var err error
 		if tier, err = action.ParseTier(f.allow); err != nil {
 			return err
 		}
@@ -82,7 +85,7 @@ func runMCP(ctx context.Context, f mcpFlags, stdin io.Reader, stdout, stderr io.
 	}
 	defer log.Close()
 	sopt := session.Options{Audit: log, Surface: "mcp"}
-	srv, err := mcp.New(mcp.Options{Browser: bopt, Allow: tier, Rules: f.rules(), Session: sopt, Version: version, Logger: bopt.Logger, Desktop: f.desktop})
+	srv, err := mcp.New(mcp.Options{Browser: bopt, Allow: tier, Rules: rules, Session: sopt, Version: version, Logger: bopt.Logger, Desktop: f.desktop})
 	if err != nil {
 		return err
 	}

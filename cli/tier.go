@@ -13,10 +13,11 @@ import (
 // policyFlags are the session's rules (SPEC §6) as flags: --allow,
 // --files, --apps.
 type policyFlags struct {
-	allow string
-	files string
-	apps  []string
-	audit string
+	allow   string
+	files   string
+	apps    []string
+	audit   string
+	secrets string
 }
 
 // registerPolicy adds the flags to cmd.
@@ -25,6 +26,7 @@ func (f *policyFlags) registerPolicy(cmd *cobra.Command) {
 	fl.StringVar(&f.allow, "allow", "", "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)")
 	fl.StringVar(&f.files, "files", "", "the folder uploads may come from at the act tier (default: the session's downloads folder)")
 	fl.StringSliceVar(&f.apps, "apps", nil, "programs open_app may start at the act tier besides installed desktop applications (repeatable, or comma-separated)")
+	fl.StringVar(&f.secrets, "secrets", "", `credentials by name, a JSON file of mode 0600: {"name": "value", "bound": {"value": "…", "origins": ["https://site"]}}`)
 	fl.StringVar(&f.audit, "audit", "", "append one JSON line per action to this file (created 0600): time, action, target, URL or app, decision, outcome")
 }
 
@@ -37,9 +39,18 @@ func (f policyFlags) openAudit() (*audit.Log, error) {
 	return audit.Open(f.audit)
 }
 
-// rules are the policy options the flags give.
-func (f policyFlags) rules() []policy.Option {
-	return []policy.Option{policy.Files(f.files), policy.Apps(f.apps...)}
+// rules are the policy options the flags give, checked: a secrets file
+// that cannot be read (or that others can) stops the command before
+// anything starts.
+func (f policyFlags) rules() ([]policy.Option, error) {
+	opts := []policy.Option{policy.Files(f.files), policy.Apps(f.apps...)}
+	if f.secrets != "" {
+		opts = append(opts, policy.Secrets(f.secrets))
+	}
+	if _, err := policy.Open(action.Observe, opts...); err != nil {
+		return nil, err
+	}
+	return opts, nil
 }
 
 // tier is the session's permission tier (SPEC §6): allow when given, else

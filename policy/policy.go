@@ -39,6 +39,10 @@ type Policy struct {
 
 	once    sync.Once
 	desktop map[string]bool // programs of installed desktop applications
+
+	secrets     map[string]secret // from the secrets file, by lower-case name
+	secretsPath string
+	secretsErr  error
 }
 
 // Option adds a rule to a policy.
@@ -72,6 +76,17 @@ func New(tier action.Tier, opts ...Option) *Policy {
 		o(p)
 	}
 	return p
+}
+
+// Open is New for rules that read files (Secrets): it fails, closed, when
+// one cannot be applied, so no session starts without the rules it was
+// given.
+func Open(tier action.Tier, opts ...Option) (*Policy, error) {
+	p := New(tier, opts...)
+	if p.secretsErr != nil {
+		return nil, p.secretsErr
+	}
+	return p, nil
 }
 
 // Tier is the session's permission tier.

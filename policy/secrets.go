@@ -1,8 +1,12 @@
 package policy
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -10,25 +14,131 @@ import (
 // the credential "github" is $CANOPY_SECRET_GITHUB.
 const SecretEnvPrefix = "CANOPY_SECRET_"
 
+// secret is one entry of a secrets file: its value and, when bound, the
+// origins it may be typed into.
+type secret struct {
+	value   string
+	origins []string // "https://github.com"; none: anywhere
+}
+
+// Secrets loads a secrets file (--secrets FILE): a JSON object from names
+// to values, or to {"value": …, "origins": [URL…]} for a secret that may
+// be typed only into pages of those origins:
+//
+//	{"github": {"value": "…", "origins": ["https://github.com"]},
+//	 "wifi": "…"}
+//
+// The file must be readable by its owner alone (mode 0600 or stricter):
+// a secret others can read is refused, and so is a file that does not
+// parse: Open fails.
+func Secrets(path string) Option {
+	return func(p *Policy) {
+		p.secretsPath = path
+		p.secrets, p.secretsErr = loadSecrets(path)
+	}
+}
+
+
+// loadSecrets reads and checks a secrets file. Errors never quote the
+// file's content.
+func loadSecrets(path string) (map[string]secret, error) {
+	if path == "" {
+		return nil, nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("secrets file: %w", err)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return nil, fmt.Errorf("secrets file %s is readable by others (mode %04o): chmod 600 %s", path, perm, path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("secrets file: %w", err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("secrets file %s is not a JSON object of names to values (line and content not shown)", path)
+	}
+	out := make(map[string]secret, len(raw))
+	for name, v := range raw {
+		if SecretEnv(name) == "" {
+			return nil, fmt.Errorf("secrets file %s: %q is not a credential name (letters, digits, - and _)", path, name)
+		}
+		var s secret
+		var plain string
+		var bound struct {
+			Value   string   `json:"value"`
+			Origins []string `json:"origins"`
+		}
+		switch {
+		case json.Unmarshal(v, &plain) == nil:
+			s.value = plain
+		case json.Unmarshal(v, &bound) == nil && bound.Value != "":
+			s.value = bound.Value
+			for _, o := range bound.Origins {
+				origin := originOf(o)
+				if origin == "" {
+					return nil, fmt.Errorf("secrets file %s: %q has an origin that is not a URL: %q", path, name, o)
+				}
+				s.origins = append(s.origins, origin)
+			}
+		default:
+			return nil, fmt.Errorf("secrets file %s: %q is neither a string nor {\"value\": …, \"origins\": […]}", path, name)
+		}
+		out[strings.ToLower(name)] = s
+	}
+	return out, nil
+}
+
+// originOf is a URL's origin, "scheme://host[:port]" in lower case, or "".
+func originOf(u string) string {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil || p.Scheme == "" || p.Host == "" {
+		return ""
+	}
+	return strings.ToLower(p.Scheme + "://" + p.Host)
+}
+
+// ErrUnbound marks a credential refused because the page is not one of
+// the origins it is bound to.
+var ErrUnbound = errors.New("credential not bound to this page")
+
 // Secret resolves the credential name to its value, at the last moment
-// before it is typed. Agents name credentials; they never see their values
-// (the executor keeps them out of every reply). Only variables with the
-// CANOPY_SECRET_ prefix can be read, so an agent cannot type out an
-// arbitrary environment variable such as $HOME or a cloud key.
-func (p *Policy) Secret(name string) (string, error) {
+// before it is typed into a page at pageURL ("" on the desktop). Agents
+// name credentials; they never see their values (the executor keeps them
+// out of every reply). The secrets file is asked first: a secret bound to
+// origins is typed only into their pages, and nothing else stands in for
+// it. Then the environment: only variables with the CANOPY_SECRET_ prefix
+// can be read, so an agent cannot type out $HOME or a cloud key.
+func (p *Policy) Secret(name, pageURL string) (string, error) {
 	env := SecretEnv(name)
 	if env == "" {
 		return "", fmt.Errorf("credential %q: a name is letters, digits, - and _: %w", name, ErrDenied)
 	}
+	if s, ok := p.secrets[strings.ToLower(name)]; ok {
+		if len(s.origins) > 0 && !slices.Contains(s.origins, originOf(pageURL)) {
+			where := originOf(pageURL)
+			if where == "" {
+				where = "a page of no web origin"
+			}
+			return "", fmt.Errorf("credential %q may be typed only into %s, not %s: %w: %w",
+				name, strings.Join(s.origins, ", "), where, ErrUnbound, ErrDenied)
+		}
+		return s.value, nil
+	}
 	v, ok := os.LookupEnv(env)
 	if !ok || v == "" {
-		return "", fmt.Errorf("credential %q is not set (set $%s in canopy's environment)", name, env)
+		if p.secretsPath != "" {
+			return "", fmt.Errorf("credential %q is not set (not in %s, and $%s is not set)", name, p.secretsPath, env)
+		}
+		return "", fmt.Errorf("credential %q is not set (set $%s in canopy's environment, or use --secrets FILE)", name, env)
 	}
 	return v, nil
 }
 
-// SecretEnv returns the environment variable holding credential name, or
-// "" when the name is not a valid credential name.
+// SecretEnv is the environment variable of the credential name, or "" when
+// the name is not a valid credential name.
 func SecretEnv(name string) string {
 	if name == "" || len(name) > 64 {
 		return ""

@@ -8,11 +8,11 @@ import (
 // credential resolves a's credential, if it names one, into the text to
 // type into target, and remembers the value's shapes and the field so no
 // reply, error or audit line ever shows it.
-func (s *Session) credential(a action.Action, target *tree.Node) (action.Action, error) {
+func (s *Session) credential(a action.Action, target *tree.Node, page *tree.Snapshot) (action.Action, error) {
 	if a.Credential == "" {
 		return a, nil
 	}
-	v, err := s.policy.Secret(a.Credential)
+	v, err := s.policy.Secret(a.Credential, pageURL(page, target))
 	if err != nil {
 		return a, err
 	}
@@ -48,3 +48,34 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// pageURL is the URL of the page that holds target in snap: the tab's, or,
+// in a tree of page and desktop, the grafted page's; "" for a desktop
+// object.
+func pageURL(snap *tree.Snapshot, target *tree.Node) string {
+	if snap == nil {
+		return ""
+	}
+	if snap.Header.Kind == "tab" {
+		return snap.Header.URL
+	}
+	url := ""
+	var walk func(n *tree.Node, page string) bool
+	walk = func(n *tree.Node, page string) bool {
+		if n.Page != nil {
+			page = n.Page.URL
+		}
+		if n == target {
+			url = page
+			return true
+		}
+		for _, c := range n.Children {
+			if walk(c, page) {
+				return true
+			}
+		}
+		return false
+	}
+	walk(snap.Root, "")
+	return url
+}
