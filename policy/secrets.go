@@ -38,7 +38,6 @@ func Secrets(path string) Option {
 	}
 }
 
-
 // loadSecrets reads and checks a secrets file. Errors never quote the
 // file's content.
 func loadSecrets(path string) (map[string]secret, error) {
