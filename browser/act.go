@@ -88,6 +88,11 @@ func (b *Browser) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 	if err := p.Allows(a.Kind); err != nil {
 		return session.Output{}, err
 	}
+	if a.Kind == action.Upload {
+		if err := p.Within(a.Paths); err != nil {
+			return session.Output{}, err
+		}
+	}
 	cur := b.curTab()
 	if cur == nil {
 		return session.Output{}, fmt.Errorf("no tab is open (tabs list, tabs switch N)")

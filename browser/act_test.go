@@ -450,6 +450,14 @@ func TestActUpload(t *testing.T) {
 			}
 		}
 	}
+	// A link in the folder that leads out of it.
+	link := filepath.Join(dir, "innocent.txt")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.do(action.Action{Kind: action.Upload, Target: `role:button name:Attachment`, Paths: []string{link}}); err == nil || !strings.Contains(err.Error(), "leads out of "+dir) {
+		t.Errorf("upload of a link out of the folder at act: %v, want a refusal", err)
+	}
 	if got := js[int](t, e.b, `document.getElementById('file').files.length`); got != 1 {
 		t.Errorf("after the refusals the input holds %d files, want the 1 from before", got)
 	}

@@ -123,7 +123,20 @@ func (p *Policy) Permit(ctx context.Context, r Request) (*Permit, error) {
 	if err := p.check(a, r.Downloads); err != nil {
 		return nil, err
 	}
-	return &Permit{kind: a.Kind, tier: need, policy: p}, nil
+	permit := &Permit{kind: a.Kind, tier: need, policy: p}
+	if a.Kind == action.Upload && p.tier < action.Sensitive {
+		permit.files = p.filesDir(r.Downloads)
+	}
+	return permit, nil
+}
+
+// filesDir is the folder uploads come from at act: Files, else the
+// session's downloads folder.
+func (p *Policy) filesDir(downloads string) string {
+	if p.files != "" || downloads == "" {
+		return p.files
+	}
+	return filepath.Clean(downloads)
 }
 
 // check applies the rules on what an action touches, below the sensitive
@@ -151,10 +164,7 @@ func (p *Policy) check(a action.Action, downloads string) error {
 // path's text (cleaned, made absolute): nothing is looked up on disk, so a
 // refusal says nothing about the file.
 func (p *Policy) checkUpload(paths []string, downloads string) error {
-	dir := p.files
-	if dir == "" && downloads != "" {
-		dir = filepath.Clean(downloads)
-	}
+	dir := p.filesDir(downloads)
 	for _, path := range paths {
 		abs, err := filepath.Abs(path)
 		if err == nil && dir != "" && strings.HasPrefix(abs, dir+string(filepath.Separator)) {
@@ -195,6 +205,35 @@ type Permit struct {
 	kind   action.Kind
 	tier   action.Tier
 	policy *Policy
+	files  string // an upload's files must lie here ("": anywhere)
+}
+
+// Within checks, with symlinks resolved now, that the files of an upload
+// still lie in the folder the permit allows them from: a link in the
+// folder that leads out of it is refused. The source calls it right
+// before it reads the files; at the sensitive tier every path passes.
+func (p *Permit) Within(paths []string) error {
+	if p == nil || p.files == "" {
+		return nil
+	}
+	dir, err := filepath.EvalSymlinks(p.files)
+	if err != nil {
+		dir = p.files
+	}
+	for _, path := range paths {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return fmt.Errorf("upload %s: %w", path, err)
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			continue // missing: the source says so
+		}
+		if !strings.HasPrefix(real, dir+string(filepath.Separator)) {
+			return fmt.Errorf("upload of %s needs the sensitive tier: it leads out of %s: %w", path, p.files, ErrDenied)
+		}
+	}
+	return nil
 }
 
 // Allows reports whether this permit was issued for an action of kind. A

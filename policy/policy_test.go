@@ -132,3 +132,35 @@ func TestUploadRule(t *testing.T) {
 		t.Errorf("at sensitive: %v", err)
 	}
 }
+
+// TestPermitWithin: an upload's permit knows its folder; a link in it that
+// leads out is refused, at sensitive anything goes.
+func TestPermitWithin(t *testing.T) {
+	ctx := context.Background()
+	dir, out := t.TempDir(), t.TempDir()
+	inside, secret := filepath.Join(dir, "a.txt"), filepath.Join(out, "secret.txt")
+	for _, f := range []string{inside, secret} {
+		if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Action: action.Action{Kind: action.Upload, Target: "e1", Paths: []string{inside, link}}, Downloads: dir}
+	permit, err := New(action.Act).Permit(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := permit.Within([]string{inside}); err != nil {
+		t.Errorf("a file in the folder: %v", err)
+	}
+	if err := permit.Within([]string{inside, link}); !errors.Is(err, ErrDenied) {
+		t.Errorf("a link out of the folder: %v, want a refusal", err)
+	}
+	wide, err := New(action.Sensitive).Permit(ctx, req)
+	if err != nil || wide.Within([]string{link}) != nil {
+		t.Errorf("at sensitive: %v", err)
+	}
+}
