@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/godbus/dbus/v5"
 )
 
 // writeService writes a D-Bus service file for name into dir.
@@ -85,16 +83,7 @@ func TestSessionServices(t *testing.T) {
 // activatable lists the names the bus at addr can start.
 func activatable(t *testing.T, addr string) []string {
 	t.Helper()
-	conn, err := dbus.Connect(addr)
-	if err != nil {
-		t.Fatalf("session bus %s does not answer: %v", addr, err)
-	}
-	defer conn.Close()
-	var names []string
-	if err := conn.BusObject().Call("org.freedesktop.DBus.ListActivatableNames", 0).Store(&names); err != nil {
-		t.Fatalf("ListActivatableNames: %v", err)
-	}
-	return names
+	return listNames(t, addr, "org.freedesktop.DBus.ListActivatableNames")
 }
 
 // TestNoPortals: a desktop brought up with NoPortals offers every session

@@ -62,14 +62,21 @@ func screen(t *testing.T, display string) (w, h, depth int) {
 // busNames lists the names on the bus at addr.
 func busNames(t *testing.T, addr string) []string {
 	t.Helper()
+	return listNames(t, addr, "org.freedesktop.DBus.ListNames")
+}
+
+// listNames calls a name-listing method of the bus at addr
+// (ListNames, ListActivatableNames).
+func listNames(t *testing.T, addr, method string) []string {
+	t.Helper()
 	conn, err := dbus.Connect(addr)
 	if err != nil {
 		t.Fatalf("session bus %s does not answer: %v", addr, err)
 	}
 	defer conn.Close()
 	var names []string
-	if err := conn.BusObject().Call("org.freedesktop.DBus.ListNames", 0).Store(&names); err != nil {
-		t.Fatalf("ListNames: %v", err)
+	if err := conn.BusObject().Call(method, 0).Store(&names); err != nil {
+		t.Fatalf("%s: %v", method, err)
 	}
 	return names
 }

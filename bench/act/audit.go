@@ -10,8 +10,6 @@ import (
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/audit"
-	"github.com/canopy-dev/canopy/browser"
-	"github.com/canopy-dev/canopy/internal/site"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 )
@@ -20,16 +18,11 @@ import (
 // on a session without a log and on one writing to a file, alternately
 // run by run, and the medians of the total times are compared.
 func runAudit(ctx context.Context, only []string, runs int) error {
-	s, err := site.Serve(ctx)
+	s, b, stop, err := start(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	b, err := browser.New(ctx, browser.Options{})
-	if err != nil {
-		return err
-	}
-	defer b.Close()
+	defer stop()
 	f, err := os.CreateTemp("", "canopy-bench-audit-*.jsonl")
 	if err != nil {
 		return err

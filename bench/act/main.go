@@ -66,17 +66,25 @@ type sample struct {
 	text                           string
 }
 
+// start serves the test site and launches a headless browser; stop ends
+// both.
+func start(ctx context.Context) (s *site.Site, b *browser.Browser, stop func(), err error) {
+	if s, err = site.Serve(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	if b, err = browser.New(ctx, browser.Options{}); err != nil {
+		s.Close()
+		return nil, nil, nil, err
+	}
+	return s, b, func() { b.Close(); s.Close() }, nil
+}
+
 func run(ctx context.Context, only []string, runs int) error {
-	s, err := site.Serve(ctx)
+	s, b, stop, err := start(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	b, err := browser.New(ctx, browser.Options{})
-	if err != nil {
-		return err
-	}
-	defer b.Close()
+	defer stop()
 	tok, err := tokens.New()
 	if err != nil {
 		return err
