@@ -240,3 +240,27 @@ func TestCredentialShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestFenced: text a reply takes from the page as it is (extract, also in
+// a batch) sits between the markers; canopy's own lines (a diff, extract
+// form) do not.
+func TestFenced(t *testing.T) {
+	cs := connect(t, newServer(t, Options{}))
+	call(t, cs, "navigate", map[string]any{"url": testSite.URL("/app-login.html")})
+	text, _ := call(t, cs, "extract", map[string]any{"format": "text"})
+	if !strings.HasPrefix(text, "«page»\n") || !strings.HasSuffix(text, "\n«/page»\n") || strings.Count(text, "«page»") != 1 {
+		t.Errorf("extract text is not fenced:\n%s", text)
+	}
+	form, _ := call(t, cs, "extract", map[string]any{"format": "form"})
+	if strings.Contains(form, "«page»") {
+		t.Errorf("extract form (canopy's lines) is fenced:\n%s", form)
+	}
+	batch, _ := call(t, cs, "batch", map[string]any{"steps": []any{
+		map[string]any{"tool": "click", "args": map[string]any{"target": `role:checkbox name:"Remember me"`}},
+		map[string]any{"tool": "extract", "args": map[string]any{"format": "markdown"}},
+	}})
+	diffPart, pagePart, ok := strings.Cut(batch, "«page»\n")
+	if !ok || strings.Contains(diffPart, "«") || !strings.Contains(diffPart, "checkbox") || !strings.HasSuffix(pagePart, "«/page»\n") {
+		t.Errorf("batch: the diff and the page's text are not told apart:\n%s", batch)
+	}
+}

@@ -364,5 +364,6 @@ func (s *Session) extractForm(ctx context.Context, a action.Action) (Reply, erro
 			return Reply{}, err
 		}
 	}
+	// canopy's own lines, the page's strings quoted in them: no fence.
 	return Reply{Text: extract.Form(root) + "\n"}, nil
 }

@@ -230,6 +230,9 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 		return nil, describeErr(a, target, err)
 	}
 
+	if fenced(a.Kind) {
+		out.Text = fence(out.Text)
+	}
 	t2 := time.Now()
 	st.res.out = out
 	if a.Acts() && !out.Unchanged {
