@@ -17,7 +17,7 @@ import (
 
 type snapshotFlags struct {
 	browserFlags
-	policyFlags
+	allow   string
 	full    bool
 	scope   string
 	budget  int
@@ -63,7 +63,7 @@ it. With --cdp and no URL, it reads the current tab of a running browser.`,
 		},
 	}
 	f.register(cmd)
-	f.registerPolicy(cmd)
+	cmd.Flags().StringVar(&f.allow, "allow", "", allowHelp)
 	fl := cmd.Flags()
 	fl.BoolVar(&f.full, "full", false, "print everything: no budget, no elision")
 	fl.StringVar(&f.scope, "scope", "", "print only the subtree of this ref (e.g. e12; with --desktop any selector, e.g. app:zenity)")

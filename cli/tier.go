@@ -10,6 +10,9 @@ import (
 	"github.com/canopy-dev/canopy/policy"
 )
 
+// allowHelp is the --allow flag's help.
+const allowHelp = "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)"
+
 // policyFlags are the session's rules (SPEC §6) as flags: --allow,
 // --files, --apps.
 type policyFlags struct {
@@ -23,7 +26,7 @@ type policyFlags struct {
 // registerPolicy adds the flags to cmd.
 func (f *policyFlags) registerPolicy(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.allow, "allow", "", "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)")
+	fl.StringVar(&f.allow, "allow", "", allowHelp)
 	fl.StringVar(&f.files, "files", "", "the folder uploads may come from at the act tier (default: the session's downloads folder)")
 	fl.StringSliceVar(&f.apps, "apps", nil, "programs open_app may start at the act tier besides installed desktop applications (repeatable, or comma-separated)")
 	fl.StringVar(&f.secrets, "secrets", "", `credentials by name, a JSON file of mode 0600: {"name": "value", "bound": {"value": "…", "origins": ["https://site"]}}`)
