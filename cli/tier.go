@@ -21,6 +21,7 @@ type policyFlags struct {
 	apps    []string
 	audit   string
 	secrets string
+	confirm string
 }
 
 // registerPolicy adds the flags to cmd.
@@ -30,6 +31,7 @@ func (f *policyFlags) registerPolicy(cmd *cobra.Command) {
 	fl.StringVar(&f.files, "files", "", "the folder uploads may come from at the act tier (default: the session's downloads folder)")
 	fl.StringSliceVar(&f.apps, "apps", nil, "programs open_app may start at the act tier besides installed desktop applications (repeatable, or comma-separated)")
 	fl.StringVar(&f.secrets, "secrets", "", `credentials by name, a JSON file of mode 0600: {"name": "value", "bound": {"value": "…", "origins": ["https://site"]}}`)
+	fl.StringVar(&f.confirm, "confirm", "", `actions on nodes this selector matches need the user's yes, asked through MCP elicitation (e.g. 'name~:/delete|pay|send/')`)
 	fl.StringVar(&f.audit, "audit", "", "append one JSON line per action to this file (created 0600): time, action, target, URL or app, decision, outcome")
 }
 
@@ -49,6 +51,9 @@ func (f policyFlags) rules() ([]policy.Option, error) {
 	opts := []policy.Option{policy.Files(f.files), policy.Apps(f.apps...)}
 	if f.secrets != "" {
 		opts = append(opts, policy.Secrets(f.secrets))
+	}
+	if f.confirm != "" {
+		opts = append(opts, policy.Confirm(f.confirm))
 	}
 	if _, err := policy.Open(action.Observe, opts...); err != nil {
 		return nil, err

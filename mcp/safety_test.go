@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
@@ -9,9 +10,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/audit"
+	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 )
 
@@ -262,5 +267,82 @@ func TestFenced(t *testing.T) {
 	diffPart, pagePart, ok := strings.Cut(batch, "«page»\n")
 	if !ok || strings.Contains(diffPart, "«") || !strings.Contains(diffPart, "checkbox") || !strings.HasSuffix(pagePart, "«/page»\n") {
 		t.Errorf("batch: the diff and the page's text are not told apart:\n%s", batch)
+	}
+}
+
+// connectAsking connects a client whose user answers elicitations with
+// answer (nil: a client that cannot be asked).
+func connectAsking(t *testing.T, s *Server, answer func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)) *sdk.ClientSession {
+	t.Helper()
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := s.SDK().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, &sdk.ClientOptions{ElicitationHandler: answer})
+	cs, err := c.Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// TestConfirm: --confirm names the nodes whose actions need the user's
+// yes, asked through MCP elicitation: yes runs the action, no, no answer
+// in time, or a client that cannot be asked refuse it with one line; other
+// actions are not asked about.
+func TestConfirm(t *testing.T) {
+	const del = `role:listitem text:Apollo >> role:button name:Delete`
+	var asked []string
+	answers := map[string]func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error){
+		"yes": func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			asked = append(asked, r.Params.Message)
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+		},
+		"no": func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return &sdk.ElicitResult{Action: "decline"}, nil
+		},
+		"silent": func(ctx context.Context, _ *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+		"cannot": nil,
+	}
+	want := map[string]string{
+		"no":     "was declined by the user",
+		"silent": "no answer within 1s",
+		"cannot": "this client cannot ask",
+	}
+	for _, name := range []string{"yes", "no", "silent", "cannot"} {
+		t.Run(name, func(t *testing.T) {
+			s := newServer(t, Options{Rules: []policy.Option{policy.Confirm(`name:Delete`)}, Session: session.Options{ConfirmTimeout: time.Second}})
+			cs := connectAsking(t, s, answers[name])
+			call(t, cs, "navigate", map[string]any{"url": testSite.URL("/dashboard.html")})
+			// Not named by --confirm: no question.
+			if text, isErr := call(t, cs, "snapshot", map[string]any{}); isErr {
+				t.Fatal(text)
+			}
+			text, isErr := call(t, cs, "click", map[string]any{"target": del})
+			if name == "yes" {
+				if isErr || !strings.Contains(text, `opened dialog "Confirm delete"`) {
+					t.Errorf("confirmed click: (%q, %v)", text, isErr)
+				}
+				if len(asked) != 1 || !strings.Contains(asked[0], `click button "Delete"`) {
+					t.Errorf("the user was asked %q", asked)
+				}
+				return
+			}
+			if !isErr || !strings.Contains(text, want[name]) || strings.Contains(strings.TrimSpace(text), "\n") {
+				t.Errorf("click: (%q, %v), want a one-line refusal saying %q", text, isErr, want[name])
+			}
+			if snap, _ := call(t, cs, "snapshot", map[string]any{}); strings.Contains(snap, "Confirm delete") {
+				t.Errorf("the refused click ran:\n%s", snap)
+			}
+		})
+	}
+	if _, err := policy.Open(action.Act, policy.Confirm(`name:"unclosed`)); err == nil || !strings.Contains(err.Error(), "--confirm") {
+		t.Errorf("a --confirm pattern that does not parse: %v", err)
 	}
 }

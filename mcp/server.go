@@ -199,7 +199,32 @@ func (s *Server) handler(td toolDef) sdk.ToolHandler {
 		if err != nil {
 			return failure("", err), nil
 		}
+		if c := confirmer(req.Session); c != nil {
+			ctx = session.WithConfirmer(ctx, c)
+		}
 		return s.run(ctx, a), nil
+	}
+}
+
+// confirmer asks the calling client's user through MCP elicitation, or is
+// nil when the client did not say it can be asked.
+func confirmer(ss *sdk.ServerSession) session.Confirmer {
+	if ss == nil {
+		return nil
+	}
+	init := ss.InitializeParams()
+	if init == nil || init.Capabilities == nil || init.Capabilities.Elicitation == nil {
+		return nil
+	}
+	return func(ctx context.Context, question string) (bool, error) {
+		res, err := ss.Elicit(ctx, &sdk.ElicitParams{
+			Message:         question,
+			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+		})
+		if err != nil {
+			return false, err
+		}
+		return res.Action == "accept", nil
 	}
 }
 

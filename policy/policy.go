@@ -26,6 +26,8 @@ import (
 	"sync"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/selector"
+	"github.com/canopy-dev/canopy/tree"
 )
 
 // ErrDenied marks an action the policy refused.
@@ -43,6 +45,9 @@ type Policy struct {
 	secrets     map[string]secret // from the secrets file, by lower-case name
 	secretsPath string
 	secretsErr  error
+
+	confirm    *selector.Selector // actions on nodes it matches need a yes
+	confirmErr error
 }
 
 // Option adds a rule to a policy.
@@ -83,8 +88,8 @@ func New(tier action.Tier, opts ...Option) *Policy {
 // given.
 func Open(tier action.Tier, opts ...Option) (*Policy, error) {
 	p := New(tier, opts...)
-	if p.secretsErr != nil {
-		return nil, p.secretsErr
+	if err := errors.Join(p.secretsErr, p.confirmErr); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -102,6 +107,10 @@ type Request struct {
 	// Downloads is the session's downloads folder, where uploads at act
 	// come from unless the policy names another (Files).
 	Downloads string
+	// Node is the resolved target and Page the snapshot it is in, for
+	// rules on what is acted on (Confirm); nil for none.
+	Node *tree.Node
+	Page *tree.Snapshot
 }
 
 // Permit checks the request against the session's rules and returns a
@@ -126,6 +135,9 @@ func (p *Policy) Permit(ctx context.Context, r Request) (*Permit, error) {
 	permit := &Permit{kind: a.Kind, tier: need, policy: p}
 	if a.Kind == action.Upload && p.tier < action.Sensitive {
 		permit.files = p.filesDir(r.Downloads)
+	}
+	if a.Acts() && p.needsConfirm(r) {
+		permit.confirm = fmt.Sprintf("canopy: allow %s %s?", a.Kind, r.Target)
 	}
 	return permit, nil
 }
@@ -202,10 +214,11 @@ func (p *Policy) checkApp(command string, args []string) error {
 // Permit is the proof that the policy allowed one action. Sources take it
 // in their acting methods and call Allows before acting.
 type Permit struct {
-	kind   action.Kind
-	tier   action.Tier
-	policy *Policy
-	files  string // an upload's files must lie here ("": anywhere)
+	kind    action.Kind
+	tier    action.Tier
+	policy  *Policy
+	files   string // an upload's files must lie here ("": anywhere)
+	confirm string // the question the user must say yes to, or ""
 }
 
 // Within checks, with symlinks resolved now, that the files of an upload

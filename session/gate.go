@@ -39,12 +39,18 @@ func (s *Session) gate(ctx context.Context, a action.Action, target *tree.Node, 
 	if target != nil {
 		desc = tree.Line(target)
 	}
-	p, err := s.policy.Permit(ctx, s.request(a, desc))
+	r := s.request(a, desc)
+	r.Node, r.Page = target, page
+	p, err := s.policy.Permit(ctx, r)
+	if err == nil {
+		err = s.confirm(ctx, p)
+	}
 	rec.decision = "allowed"
 	if err != nil {
 		rec.decision = "refused"
+		return nil, err
 	}
-	return p, err
+	return p, nil
 }
 
 // audit writes the audit line of an action that ran (step is its place in

@@ -46,6 +46,9 @@ type Options struct {
 	// Surface and Client say where actions come from, for the audit log:
 	// "mcp", "cli", "library"…, and which MCP session.
 	Surface, Client string
+	// ConfirmTimeout caps the wait for the user's yes to an action
+	// --confirm names (default DefaultConfirmTimeout).
+	ConfirmTimeout time.Duration
 }
 
 // Session runs actions against one source, one at a time.
