@@ -235,6 +235,13 @@ func (b *Browser) typeText(ctx context.Context, tab cdp.Session, h *handle, a ac
 	if err := focus(ctx, h); err != nil {
 		return err
 	}
+	if a.Credential != "" {
+		// Marked before the value goes in: no reading, this session's or
+		// another canopy's on the same browser, sees it unmasked.
+		if err := h.call(ctx, `function(name) { this.setAttribute('`+credentialAttr+`', name); }`, nil, a.Credential); err != nil {
+			return err
+		}
+	}
 	if a.Clear {
 		if err := h.call(ctx, selectContentsJS, nil); err != nil {
 			return err

@@ -96,6 +96,10 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 		if dn.tag == "input" && strings.EqualFold(dn.attrs["type"], "password") {
 			t.States |= tree.Protected
 		}
+		if name := dn.attrs[credentialAttr]; name != "" && t.Value != "" {
+			t.Secret = &tree.Secret{Name: name, Value: t.Value}
+			t.Value = "«credential " + name + "»"
+		}
 	}
 	if role == tree.RoleFrame && graft != nil {
 		kids = graft(d, n.BackendDOMNodeID)

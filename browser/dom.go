@@ -37,11 +37,17 @@ var domSnapshotParams = domsnapshot.CaptureSnapshotParams{
 
 func wantAttr(name string) bool {
 	switch name {
-	case "type", "class", "title", "alt", "onclick", "id":
+	case "type", "class", "title", "alt", "onclick", "id", credentialAttr:
 		return true
 	}
 	return false
 }
+
+// credentialAttr marks an element a canopy session typed a credential
+// into, with the credential's name: the mask travels with the page, so a
+// second canopy attached to the same browser shows the field masked too,
+// though it never knew the value.
+const credentialAttr = "data-canopy-credential"
 
 // indexDOM turns a captureSnapshot result into per-node facts.
 func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {

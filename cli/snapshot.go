@@ -12,6 +12,7 @@ import (
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/session"
 	"github.com/canopy-dev/canopy/tree"
 )
 
@@ -104,6 +105,7 @@ func runSnapshot(ctx context.Context, url string, f snapshotFlags, stdout, stder
 	if err != nil {
 		return err
 	}
+	session.Redact(snap) // fields a canopy session typed a credential into
 	if note := load.Note(); note != "" {
 		snap.Header.Notes = append(snap.Header.Notes, note)
 	}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/audit"
+	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/internal/chromium"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 )
@@ -344,5 +346,41 @@ func TestConfirm(t *testing.T) {
 	}
 	if _, err := policy.Open(action.Act, policy.Confirm(`name:"unclosed`)); err == nil || !strings.Contains(err.Error(), "--confirm") {
 		t.Errorf("a --confirm pattern that does not parse: %v", err)
+	}
+}
+
+// TestMaskTravels: a second canopy attached to the same browser shows the
+// field another canopy typed a credential into masked, and cannot probe
+// it with value:, though it never knew the value.
+func TestMaskTravels(t *testing.T) {
+	const secret = "trav3l-Secret-Value"
+	t.Setenv("CANOPY_SECRET_TRAVEL", secret)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	p, err := chromium.Start(ctx, chromium.Options{URL: testSite.URL("/echo.html")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	first := connect(t, newServer(t, Options{Browser: browser.Options{CDP: p.URL}, Allow: action.Act}))
+	// The page may still be loading when canopy attaches.
+	if text, isErr := call(t, first, "wait", map[string]any{"target": "role:textbox name:Token"}); isErr {
+		t.Fatal(text)
+	}
+	if text, isErr := call(t, first, "type", map[string]any{"target": "role:textbox name:Token", "credential": "travel"}); isErr {
+		t.Fatal(text)
+	}
+	second := connect(t, newServer(t, Options{Browser: browser.Options{CDP: p.URL}}))
+	snap, _ := call(t, second, "snapshot", map[string]any{"full": true})
+	if !strings.Contains(snap, `textbox "Token" e`) || !strings.Contains(snap, `value="«credential travel»"`) {
+		t.Errorf("the second canopy does not show the field masked:\n%s", snap)
+	}
+	if text, _ := call(t, second, "find", map[string]any{"target": "value:/^trav/"}); !strings.Contains(text, "no element matches") {
+		t.Errorf("the second canopy can probe the value:\n%s", text)
+	}
+	// The field tells the second canopy the value, so every copy the page
+	// made of it is redacted too.
+	if found := leaks(secret, snap); len(found) > 0 {
+		t.Errorf("the second canopy sees the value as %v:\n%s", found, snap)
 	}
 }

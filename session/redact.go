@@ -76,7 +76,18 @@ func (r *redactor) empty() bool { return len(r.forms) == 0 }
 // value and description. Its nodes may be the source's own (kept between
 // reads): redacting is idempotent.
 func (r *redactor) tree(snap *tree.Snapshot) {
-	if r.empty() || snap == nil {
+	if snap == nil {
+		return
+	}
+	// Fields marked as holding a credential (by this session or another
+	// canopy on the same browser) teach the redactor their values first.
+	tree.Walk(snap.Root, func(n *tree.Node) bool {
+		if n.Secret != nil {
+			r.add(n.Secret.Value, n.Secret.Name)
+		}
+		return true
+	})
+	if r.empty() {
 		return
 	}
 	h := &snap.Header
@@ -154,4 +165,13 @@ func spacedPrefix(v string) string {
 		return regexp.QuoteMeta(v)
 	}
 	return b.String()
+}
+
+// Redact replaces, in place, every copy of a credential in snap that its
+// marked fields reveal (tree.Node.Secret), for readers outside a session
+// (canopy snapshot): the value a field holds and every shape of it on the
+// page read «credential NAME».
+func Redact(snap *tree.Snapshot) {
+	var r redactor
+	r.tree(snap)
 }

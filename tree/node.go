@@ -44,7 +44,15 @@ type Node struct {
 	// tree (the desktop's web document), is that tab's header: tab: and
 	// url: then match inside it as they do in the tab's own snapshot.
 	Page *Header `json:"-"`
+	// Secret, on a field a canopy session typed a credential into, is that
+	// credential: Value shows «credential NAME», and the value is kept
+	// here only so that every copy the page made of it can be redacted
+	// too. It is never printed or serialized.
+	Secret *Secret `json:"-"`
 }
+
+// Secret is a credential a field holds: its name and value.
+type Secret struct{ Name, Value string }
 
 // Rect is a box in page CSS pixels (or screen pixels on the desktop).
 type Rect struct {
