@@ -547,3 +547,20 @@ func mustSnap(t *testing.T, b *Browser) *tree.Snapshot {
 	}
 	return snap
 }
+
+// TestPopupStorm: a page that opens 200 windows at load opens none (the
+// popup blocker is on); a link the agent clicks still opens its tab, and
+// the session is usable.
+func TestPopupStorm(t *testing.T) {
+	e := newAct(t, "/popups.html")
+	r := e.must(`tabs list`)
+	if n := strings.Count(r.Text, "\n"); n != 1 {
+		t.Fatalf("after a page opened 200 popups there are %d tabs:\n%s", n, r.Text)
+	}
+	r = e.must(`click role:link name:"Open help"`)
+	wantContains(t, "click reply", stable(r.Text), "opened tab 2 127.0.0.1:PORT/popup.html")
+	r = e.must(`tabs list`)
+	if n := strings.Count(r.Text, "\n"); n != 2 {
+		t.Errorf("after a click on a link there are %d tabs, want 2:\n%s", n, r.Text)
+	}
+}

@@ -198,6 +198,10 @@ func (b *Browser) launch(ctx context.Context, opt Options) error {
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-quic", true),
+		// chromedp's defaults switch the popup blocker off: a page could
+		// then open windows without end. Popups from the agent's clicks
+		// (user gestures) still open.
+		chromedp.Flag("disable-popup-blocking", false),
 		chromedp.WindowSize(1280, 800),
 	)
 	if os.Getuid() == 0 {

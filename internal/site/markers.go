@@ -31,6 +31,9 @@ func PageMarkers() map[string]Markers {
 		"/": {
 			Visible: []string{"canopy demo", "MARKER-INDEX", "Login form", "Shadow DOM", "Huge page"},
 		},
+		"/popups.html": {
+			Visible: []string{"POPUP-STORM", "Open help"},
+		},
 		"/echo.html": {
 			Visible: []string{"Echo form", "Token", "Short copy", "Send", "Upper:", "Spaced:"},
 		},
