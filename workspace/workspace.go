@@ -39,8 +39,12 @@ type Workspace struct {
 
 	mu   sync.Mutex
 	b    *browser.Browser
-	lost bool // a browser was open and went away
+	lost bool // a browser was open and went away; the next start says so
 }
+
+// lostNote tops the reply of the action that started a browser after the
+// last one went away.
+const lostNote = "note: the browser had closed or crashed; started a new one (page state was lost)"
 
 // New returns a workspace over desk; start opens the browser on first use
 // (nil: no browser, the desktop alone).
@@ -83,22 +87,23 @@ func (w *Workspace) DownloadDir() string {
 	return ""
 }
 
-// browser returns the browser, starting it when there is none.
-func (w *Workspace) browser(ctx context.Context) (*browser.Browser, error) {
+// browser returns the browser, starting it when there is none; relaunched
+// says it replaced one that went away.
+func (w *Workspace) browser(ctx context.Context) (b *browser.Browser, relaunched bool, err error) {
 	if b := w.Browser(); b != nil {
-		return b, nil
+		return b, false, nil
 	}
 	if w.start == nil {
-		return nil, errors.New("no browser in this session (the desktop alone)")
+		return nil, false, errors.New("no browser in this session (the desktop alone)")
 	}
-	b, err := w.start(ctx)
-	if err != nil {
-		return nil, err
+	if b, err = w.start(ctx); err != nil {
+		return nil, false, err
 	}
 	w.mu.Lock()
 	w.b = b
+	relaunched, w.lost = w.lost, false
 	w.mu.Unlock()
-	return b, nil
+	return b, relaunched, nil
 }
 
 // Snapshot reads the desktop and the browser's current page at once and
@@ -181,11 +186,15 @@ func (w *Workspace) Do(ctx context.Context, p *policy.Permit, a action.Action, t
 	if w.toDesktop(a, target) {
 		return w.desk.Do(ctx, p, a, target, to)
 	}
-	b, err := w.browser(ctx)
+	b, relaunched, err := w.browser(ctx)
 	if err != nil {
 		return session.Output{}, err
 	}
-	return b.Source().Do(ctx, p, a, target, to)
+	out, err := b.Source().Do(ctx, p, a, target, to)
+	if relaunched {
+		out.Outcomes = append([]string{lostNote}, out.Outcomes...)
+	}
+	return out, err
 }
 
 // toDesktop says which source an action goes to.
