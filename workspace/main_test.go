@@ -6,8 +6,13 @@ import (
 	"os"
 	"testing"
 
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/internal/desktoptest"
 	"github.com/canopy-dev/canopy/internal/site"
+	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/session"
+	"github.com/canopy-dev/canopy/workspace"
 )
 
 // testSite serves the test pages (on 127.0.0.1) for the whole run.
@@ -26,4 +31,16 @@ func TestMain(m *testing.M) {
 	s.Close()
 	cancel()
 	os.Exit(code)
+}
+
+// openWorkspace opens page and desktop in one tree with an act-tier
+// session over it; both close at the end of the test.
+func openWorkspace(ctx context.Context, t *testing.T) (*workspace.Workspace, *session.Session) {
+	t.Helper()
+	w, err := workspace.Open(ctx, browser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w, session.New(w, policy.New(action.Act), session.Options{})
 }

@@ -8,10 +8,7 @@ import (
 	"time"
 
 	"github.com/canopy-dev/canopy/action"
-	"github.com/canopy-dev/canopy/browser"
-	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
-	"github.com/canopy-dev/canopy/workspace"
 )
 
 // TestRelaunch: the browser on the desktop is killed; the action that
@@ -19,12 +16,8 @@ import (
 func TestRelaunch(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ws, err := workspace.Open(ctx, browser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	s := session.New(ws, policy.New(action.Act), session.Options{})
+	ws, s := openWorkspace(ctx, t)
+	var err error
 	nav := action.Action{Kind: action.Navigate, URL: testSite.URL("/login.html")}
 	if _, err := s.Run(ctx, nav); err != nil {
 		t.Fatal(err)

@@ -7,10 +7,6 @@ import (
 	"time"
 
 	"github.com/canopy-dev/canopy/action"
-	"github.com/canopy-dev/canopy/browser"
-	"github.com/canopy-dev/canopy/policy"
-	"github.com/canopy-dev/canopy/session"
-	"github.com/canopy-dev/canopy/workspace"
 )
 
 // TestTabScopes: in the one tree of page and desktop, tab: and url: scope
@@ -20,12 +16,7 @@ import (
 func TestTabScopes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	w, err := workspace.Open(ctx, browser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	s := session.New(w, policy.New(action.Act), session.Options{})
+	w, s := openWorkspace(ctx, t)
 	if _, err := s.Run(ctx, action.Action{Kind: action.Navigate, URL: testSite.URL("/far-button.html")}); err != nil {
 		t.Fatal(err)
 	}
