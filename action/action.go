@@ -10,7 +10,6 @@ package action
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 )
@@ -47,11 +46,6 @@ const (
 	OpenApp  Kind = "open_app"
 	Activate Kind = "activate"
 )
-
-// Kinds lists every action kind, in the order help texts show them.
-var Kinds = []Kind{Snapshot, Find, Click, DoubleClick, Hover, Type, Press, Select, Check, Uncheck,
-	SetValue, Scroll, Drag, Upload, Navigate, Tabs, Wait, Evaluate, Screenshot, Extract, Dialog, Batch,
-	OpenApp, Activate}
 
 // Tier is a permission tier (SPEC §6). Higher tiers include lower ones.
 type Tier int
@@ -143,144 +137,57 @@ type Action struct {
 	Steps []Action `json:"steps,omitempty"`
 }
 
-// Tier returns the permission tier the action needs (SPEC §6).
+// Tier returns the permission tier the action needs (SPEC §6): its kind's,
+// refined by what it loads (a URL's scheme) or holds (a batch's steps).
 func (a Action) Tier() Tier {
-	switch a.Kind {
-	case Snapshot, Find, Extract, Screenshot, Wait:
-		return Observe
-	case Tabs:
-		if a.Nav == "list" || a.Nav == "" {
-			return Observe
-		}
-		if a.Nav == "new" && a.URL != "" {
-			return URLTier(a.URL)
-		}
+	s, ok := SpecOf(a.Kind)
+	switch {
+	case !ok:
 		return Act
-	case Navigate:
-		if a.URL != "" {
-			return URLTier(a.URL)
-		}
-		return Act
-	case Evaluate:
-		return Sensitive
-	case Batch:
-		t := Observe
-		for _, s := range a.Steps {
-			t = max(t, s.Tier())
-		}
-		return t
+	case s.tierOf != nil:
+		return s.tierOf(a)
 	}
-	return Act
+	return s.Tier
 }
 
 // Acts reports whether the action may change the page, so its reply is a
 // diff rather than a reading.
 func (a Action) Acts() bool {
-	switch a.Kind {
-	case Snapshot, Find, Extract, Screenshot, Evaluate:
-		return false
-	case Tabs:
-		return a.Nav != "list" && a.Nav != ""
-	case Wait:
-		return false
+	s, ok := SpecOf(a.Kind)
+	switch {
+	case !ok:
+		return true
+	case s.actsOf != nil:
+		return s.actsOf(a)
 	}
-	return true
+	return !s.Reads
 }
 
 // NeedsTarget reports whether Kind always acts on one element.
 func (a Action) NeedsTarget() bool {
-	switch a.Kind {
-	case Click, DoubleClick, Hover, Type, Select, Check, Uncheck, SetValue, Drag, Upload, Find, Activate:
-		return true
-	}
-	return false
+	s, _ := SpecOf(a.Kind)
+	return s.Target == NeedsTarget
 }
 
 // Validate reports, in words for the user, what a well-formed action of its
 // kind is missing.
 func (a Action) Validate() error {
-	if !slices.Contains(Kinds, a.Kind) {
+	s, ok := SpecOf(a.Kind)
+	if !ok {
 		return fmt.Errorf("unknown action %q (actions: %s)", a.Kind, kindList())
 	}
-	if a.NeedsTarget() && a.Target == "" {
+	if s.Target == NeedsTarget && a.Target == "" {
 		return fmt.Errorf("%s needs a target: a selector such as role:button name:Save, or a ref such as e12", a.Kind)
 	}
-	switch a.Kind {
-	case Select:
-		if a.Text == "" {
-			return fmt.Errorf("select needs the option to choose")
-		}
-	case Type:
-		if a.Text != "" && a.Credential != "" {
-			return fmt.Errorf("type takes text or a credential, not both")
-		}
-	case Press:
-		if a.Keys == "" {
-			return fmt.Errorf(`press needs keys, e.g. Enter or ctrl+s`)
-		}
-	case Drag:
-		if a.To == "" {
-			return fmt.Errorf("drag needs a drop target (to)")
-		}
-	case Upload:
-		if len(a.Paths) == 0 {
-			return fmt.Errorf("upload needs at least one file path")
-		}
-	case Navigate:
-		if a.URL == "" && a.Nav == "" {
-			return fmt.Errorf("navigate needs a URL, or back, forward or reload")
-		}
-		if a.Nav != "" && a.Nav != "back" && a.Nav != "forward" && a.Nav != "reload" {
-			return fmt.Errorf("navigate %q: use back, forward or reload", a.Nav)
-		}
-	case Tabs:
-		switch a.Nav {
-		case "", "list", "new", "close":
-		case "switch":
-			if a.Tab <= 0 {
-				return fmt.Errorf("tabs switch needs a tab number (see tabs list)")
-			}
-		default:
-			return fmt.Errorf("tabs %q: use list, new, switch or close", a.Nav)
-		}
-	case OpenApp:
-		if strings.TrimSpace(a.Command) == "" {
-			return fmt.Errorf("open_app needs a command, e.g. mousepad")
-		}
-	case Evaluate:
-		if strings.TrimSpace(a.Text) == "" {
-			return fmt.Errorf("evaluate needs a script")
-		}
-	case Dialog:
-		if a.Nav != "accept" && a.Nav != "dismiss" {
-			return fmt.Errorf("dialog needs accept or dismiss")
-		}
-	case Scroll:
-		switch a.Direction {
-		case "", "up", "down", "left", "right":
-		default:
-			return fmt.Errorf("scroll direction %q: use up, down, left or right", a.Direction)
-		}
-	case Wait:
-		if a.Target == "" && a.Text == "" && a.URL == "" && !a.Quiet {
-			return fmt.Errorf("wait needs a target, text, a URL or quiet")
-		}
-	case Batch:
-		for i, s := range a.Steps {
-			if s.Kind == Batch {
-				return fmt.Errorf("step %d: a batch cannot hold a batch", i+1)
-			}
-			if err := s.Validate(); err != nil {
-				return fmt.Errorf("step %d: %w", i+1, err)
-			}
-		}
+	if s.check != nil {
+		return s.check(a)
 	}
 	return nil
 }
 
 func kindList() string {
 	var s []string
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		s = append(s, string(k))
 	}
 	return strings.Join(s, ", ")
@@ -295,7 +202,13 @@ func (a Action) String() string {
 		}
 	}
 	add(a.Nav)
+	if a.Tab != 0 {
+		add(fmt.Sprint(a.Tab))
+	}
 	add(a.Target)
+	if a.Button != "left" {
+		add(a.Button)
+	}
 	if a.To != "" {
 		add(quoteArg(a.To))
 	}
@@ -307,12 +220,18 @@ func (a Action) String() string {
 		add(quoteArg(x))
 	}
 	if a.Text != "" {
+		if a.Kind == Wait {
+			add("text")
+		}
 		add(quoteArg(a.Text))
 	}
 	if a.Credential != "" {
 		add("credential:" + a.Credential)
 	}
 	if a.URL != "" {
+		if a.Kind == Wait {
+			add("url")
+		}
 		add(quoteArg(a.URL))
 	}
 	for _, p := range a.Paths {
@@ -330,8 +249,17 @@ func (a Action) String() string {
 	if a.Submit {
 		add("submit")
 	}
+	if a.Quiet {
+		add("quiet")
+	}
+	if a.Full {
+		add("full")
+	}
 	if a.Marks {
 		add("marks")
+	}
+	if a.Path != "" {
+		add(quoteArg(a.Path))
 	}
 	return strings.Join(parts, " ")
 }

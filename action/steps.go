@@ -205,16 +205,30 @@ func parseStep(st stepText) (Action, error) {
 	if !ok {
 		a = Action{Kind: Kind(strings.ToLower(head.text))}
 	}
-	rest := toks[1:]
-	sel, args, flags := split(rest)
+	spec, ok := SpecOf(a.Kind)
+	if !ok || a.Kind == Batch {
+		return Action{}, errAt(head.col, "unknown action %q (actions: %s)", head.text, stepKinds())
+	}
+	sel, args, flags := split(toks[1:])
 	p := stepParser{a: a, step: st.text, sel: sel, args: args, flags: flags, head: head}
-	if err := p.parse(); err != nil {
+	if err := p.parse(spec); err != nil {
 		return Action{}, err
 	}
 	if err := p.a.Validate(); err != nil {
 		return Action{}, errAt(head.col, "%v", err)
 	}
 	return p.a, nil
+}
+
+// stepKinds lists the kinds a step may name.
+func stepKinds() string {
+	var s []string
+	for _, k := range Kinds() {
+		if k != Batch {
+			s = append(s, string(k))
+		}
+	}
+	return strings.Join(s, ", ")
 }
 
 // split divides a step's words into selector words (bare, before the first
@@ -235,6 +249,9 @@ func split(toks []token) (sel, args, flags []token) {
 	return sel, args, flags
 }
 
+// stepParser holds a step's words while its kind's parse function takes
+// the ones it understands; what is left of the selector words is the
+// target.
 type stepParser struct {
 	a                Action
 	step             string
@@ -294,166 +311,126 @@ func (p *stepParser) tooMany(n int) error {
 	return nil
 }
 
-func (p *stepParser) parse() error {
-	a := &p.a
-	switch a.Kind {
-	case Type:
-		if len(p.args) == 0 {
-			// type SELECTOR credential:NAME [clear] [submit]: no quoted
-			// text, so the flags are the selector's last words.
-			for {
-				w, ok := p.popWord("clear", "submit")
-				if !ok {
-					break
-				}
-				a.Clear, a.Submit = a.Clear || w == "clear", a.Submit || w == "submit"
-			}
-			if n := len(p.sel); n > 0 && strings.HasPrefix(strings.ToLower(p.sel[n-1].text), "credential:") {
-				a.Credential = p.sel[n-1].text[len("credential:"):]
-				p.sel = p.sel[:n-1]
-				if a.Credential == "" {
-					return errAt(p.head.col, "type credential: needs the credential's name, e.g. credential:github")
-				}
-				break
-			}
-		}
-		for _, f := range p.flags {
-			switch strings.ToLower(f.text) {
-			case "clear":
-				a.Clear = true
-			case "submit":
-				a.Submit = true
-			default:
-				return errAt(f.col, "type takes the flags clear and submit after the text, not %q", f.text)
-			}
-		}
-		p.flags = nil
-		a.Text = p.arg(0)
-		if len(p.args) == 0 {
-			return errAt(len([]rune(p.step))+1, `type needs the text in quotes, or a credential by name: type role:textbox name:Email "a@b.c", type role:textbox name:Password credential:github`)
-		}
-		if err := p.tooMany(1); err != nil {
+// missingArg is the error of a step that lacks its quoted argument.
+func (p *stepParser) missingArg() error {
+	return errAt(len([]rune(p.step))+1, "%s needs a quoted argument", p.a.Kind)
+}
+
+// text takes the one quoted argument as the action's text.
+func (p *stepParser) text(required bool) error {
+	if required && len(p.args) == 0 {
+		return p.missingArg()
+	}
+	p.a.Text = p.arg(0)
+	return p.tooMany(1)
+}
+
+// parse lets the kind's parse function take its words, then makes the
+// remaining selector words the target.
+func (p *stepParser) parse(spec Spec) error {
+	if spec.parse != nil {
+		if err := spec.parse(p); err != nil {
 			return err
-		}
-	case Press:
-		if len(p.args) > 0 {
-			a.Keys = p.arg(0)
-		} else if len(p.sel) > 0 {
-			a.Keys = p.sel[len(p.sel)-1].text
-			p.sel = p.sel[:len(p.sel)-1]
-		}
-		if err := p.tooMany(1); err != nil {
-			return err
-		}
-	case Select, SetValue, Evaluate:
-		a.Text = p.arg(0)
-		if len(p.args) == 0 && a.Kind != SetValue {
-			return errAt(len([]rune(p.step))+1, "%s needs a quoted argument", a.Kind)
-		}
-		if err := p.tooMany(1); err != nil {
-			return err
-		}
-	case Drag:
-		a.To = p.arg(0)
-		if err := p.tooMany(1); err != nil {
-			return err
-		}
-	case Upload:
-		for _, t := range p.args {
-			a.Paths = append(a.Paths, t.text)
-		}
-	case Navigate:
-		if w, ok := p.popWord("back", "forward", "reload"); ok {
-			a.Nav = w
-		}
-		a.URL = p.arg(0)
-		if a.URL == "" && a.Nav == "" && len(p.sel) == 1 {
-			a.URL, p.sel = p.sel[0].text, nil // a bare URL
-		}
-	case Tabs:
-		if len(p.sel) > 0 {
-			a.Nav = strings.ToLower(p.sel[0].text)
-			if len(p.sel) > 1 {
-				n, err := strconv.Atoi(p.sel[1].text)
-				if err != nil {
-					return errAt(p.sel[1].col, "tabs %s takes a tab number, not %q", a.Nav, p.sel[1].text)
-				}
-				a.Tab = n
-			}
-			p.sel = nil
-		}
-		a.URL = p.arg(0)
-	case Scroll:
-		if n, ok := p.popInt(); ok {
-			a.Amount = n
-		}
-		if w, ok := p.popWord("up", "down", "left", "right"); ok {
-			a.Direction = w
-		}
-	case Wait:
-		if w, ok := p.popWord("visible", "hidden", "enabled", "disabled", "checked", "unchecked", "attached", "detached"); ok {
-			a.State = w
-		}
-		if len(p.sel) == 1 && len(p.args) == 0 && strings.EqualFold(p.sel[0].text, "quiet") {
-			a.Quiet, p.sel = true, nil
-		} else if len(p.sel) == 1 && strings.EqualFold(p.sel[0].text, "text") {
-			a.Text, p.sel = p.arg(0), nil
-		} else if len(p.sel) == 1 && strings.EqualFold(p.sel[0].text, "url") {
-			a.URL, p.sel = p.arg(0), nil
-		} else if len(p.args) > 0 {
-			a.State = p.arg(0)
-		}
-	case Extract:
-		if w, ok := p.popWord("markdown", "text", "table", "links", "form"); ok {
-			a.Format = w
-		} else {
-			a.Format = "markdown"
-		}
-	case Screenshot:
-		a.Path = p.arg(0)
-	case Dialog:
-		if w, ok := p.popWord("accept", "dismiss"); ok {
-			a.Nav = w
-		}
-		a.Text = p.arg(0)
-	case Snapshot:
-		if _, ok := p.popWord("full"); ok {
-			a.Full = true
-		}
-	case Click:
-		if w, ok := p.popWord("right", "middle"); ok {
-			a.Button = w
-		}
-	case OpenApp:
-		// open_app mousepad "report.txt": the command bare or quoted, then
-		// its arguments, bare or quoted.
-		var words []string
-		for _, t := range p.sel {
-			words = append(words, t.text)
-		}
-		for _, t := range p.args {
-			words = append(words, t.text)
-		}
-		for _, t := range p.flags {
-			words = append(words, t.text)
-		}
-		p.sel, p.args, p.flags = nil, nil, nil
-		if len(words) > 0 {
-			a.Command, a.Args = words[0], words[1:]
 		}
 	}
 	if len(p.flags) > 0 {
 		return errAt(p.flags[0].col, "unexpected %q after the arguments", p.flags[0].text)
 	}
-	if (a.Kind == Upload || a.Kind == Drag) && len(p.args) == 0 {
-		return errAt(len([]rune(p.step))+1, "%s needs a quoted argument", a.Kind)
-	}
 	if s := p.selector(); s != "" {
-		switch a.Kind {
-		case Navigate, Tabs, Evaluate, Dialog, Batch, OpenApp:
-			return errAt(p.sel[0].col, "%s takes no selector, got %q", a.Kind, s)
+		if spec.Target == NoTarget {
+			return errAt(p.sel[0].col, "%s takes no selector, got %q", p.a.Kind, s)
 		}
-		a.Target = s
+		p.a.Target = s
+	}
+	return nil
+}
+
+// parseType reads `type TARGET "text" [clear] [submit]` and
+// `type TARGET credential:NAME [clear] [submit]`.
+func parseType(p *stepParser) error {
+	a := &p.a
+	if len(p.args) == 0 {
+		// No quoted text: the flags are the selector's last words.
+		for {
+			w, ok := p.popWord("clear", "submit")
+			if !ok {
+				break
+			}
+			a.Clear, a.Submit = a.Clear || w == "clear", a.Submit || w == "submit"
+		}
+		if n := len(p.sel); n > 0 && strings.HasPrefix(strings.ToLower(p.sel[n-1].text), "credential:") {
+			a.Credential = p.sel[n-1].text[len("credential:"):]
+			p.sel = p.sel[:n-1]
+			if a.Credential == "" {
+				return errAt(p.head.col, "type credential: needs the credential's name, e.g. credential:github")
+			}
+			return nil
+		}
+		return errAt(len([]rune(p.step))+1, `type needs the text in quotes, or a credential by name: type role:textbox name:Email "a@b.c", type role:textbox name:Password credential:github`)
+	}
+	for _, f := range p.flags {
+		switch strings.ToLower(f.text) {
+		case "clear":
+			a.Clear = true
+		case "submit":
+			a.Submit = true
+		default:
+			return errAt(f.col, "type takes the flags clear and submit after the text, not %q", f.text)
+		}
+	}
+	p.flags = nil
+	a.Text = p.arg(0)
+	return p.tooMany(1)
+}
+
+// parseTabs reads `tabs list`, `tabs new "url"`, `tabs switch N`, `tabs
+// close [N]`.
+func parseTabs(p *stepParser) error {
+	if len(p.sel) > 0 {
+		p.a.Nav = strings.ToLower(p.sel[0].text)
+		if len(p.sel) > 1 {
+			n, err := strconv.Atoi(p.sel[1].text)
+			if err != nil {
+				return errAt(p.sel[1].col, "tabs %s takes a tab number, not %q", p.a.Nav, p.sel[1].text)
+			}
+			p.a.Tab = n
+		}
+		p.sel = nil
+	}
+	p.a.URL = p.arg(0)
+	return nil
+}
+
+// parseWait reads `wait TARGET [state]`, `wait text "…"`, `wait url "…"`
+// and `wait quiet`.
+func parseWait(p *stepParser) error {
+	a := &p.a
+	a.State, _ = p.popWord(waitStates...)
+	switch {
+	case len(p.sel) == 1 && len(p.args) == 0 && strings.EqualFold(p.sel[0].text, "quiet"):
+		a.Quiet, p.sel = true, nil
+	case len(p.sel) == 1 && strings.EqualFold(p.sel[0].text, "text"):
+		a.Text, p.sel = p.arg(0), nil
+	case len(p.sel) == 1 && strings.EqualFold(p.sel[0].text, "url"):
+		a.URL, p.sel = p.arg(0), nil
+	case len(p.args) > 0:
+		a.State = p.arg(0)
+	}
+	return nil
+}
+
+// parseOpenApp reads `open_app mousepad "report.txt"`: the command bare or
+// quoted, then its arguments, bare or quoted.
+func parseOpenApp(p *stepParser) error {
+	var words []string
+	for _, ts := range [][]token{p.sel, p.args, p.flags} {
+		for _, t := range ts {
+			words = append(words, t.text)
+		}
+	}
+	p.sel, p.args, p.flags = nil, nil, nil
+	if len(words) > 0 {
+		p.a.Command, p.a.Args = words[0], words[1:]
 	}
 	return nil
 }

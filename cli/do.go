@@ -36,15 +36,9 @@ prints "no change". Steps are separated by ';' or newlines:
 
 A quoted string after whitespace is an argument, never part of the selector
 (name:"Sign in" is a selector value; "a@b.c" after a space is the text).
-Actions: click, double_click, hover, type "text"|credential:NAME [clear] [submit], press KEYS,
-select "option", check, uncheck, set_value "v", scroll [up|down|left|right]
-[N], drag "to-selector", upload "path"…, navigate "url" | back | forward |
-reload, tabs list|new ["url"]|switch N|close [N], open_app CMD ["arg"…],
-activate WINDOW, wait SELECTOR [state] |
-wait text "…" | wait url "pattern" | wait quiet, evaluate "js", screenshot
-["file.png"], extract [SELECTOR] markdown|text|table|links|form, dialog
-accept|dismiss ["text"], snapshot [SELECTOR] [full], find SELECTOR.
+Actions (TARGET is a selector or a ref):
 
+` + action.StepHelp() + `
 The diffs go to stdout, nothing else; errors go to stderr and the exit code
 is non-zero. The first failing step stops the run.`,
 		Use: "do URL 'STEP; STEP…' | do --desktop 'STEP; STEP…'",

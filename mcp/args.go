@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -14,144 +13,207 @@ import (
 	"github.com/canopy-dev/canopy/action"
 )
 
-// def makes a tool whose arguments are read into T and converted by conv.
-// The input schema is inferred from T, with enums added for the string
-// arguments named in enums.
-func def[T any](name, desc string, h hints, enums map[string][]string, conv func(T) action.Action) toolDef {
-	td := toolDef{name: name, desc: desc, hints: h, enums: enums}
-	td.schema = func() (any, error) { return schemaFor[T](enums) }
-	td.decode = func(raw []byte) (action.Action, error) {
-		var args T
-		if err := decodeArgs(name, raw, &args, enums); err != nil {
-			return action.Action{}, err
-		}
-		return conv(args), nil
+// schemaOf is the input schema of a tool with args: an object of exactly
+// those properties, in the table's order.
+func schemaOf(args []action.Arg) *jsonschema.Schema {
+	s := &jsonschema.Schema{
+		Type:                 "object",
+		Properties:           map[string]*jsonschema.Schema{},
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}, // false
 	}
-	return td
+	for _, g := range args {
+		p := &jsonschema.Schema{Description: g.Doc}
+		switch g.Type {
+		case action.String:
+			p.Type = "string"
+		case action.Int:
+			p.Type = "integer"
+		case action.Bool:
+			p.Type = "boolean"
+		case action.Strings:
+			p.Type, p.Items = "array", &jsonschema.Schema{Type: "string"}
+		}
+		for _, w := range g.Enum {
+			p.Enum = append(p.Enum, w)
+		}
+		s.Properties[g.Name] = p
+		s.PropertyOrder = append(s.PropertyOrder, g.Name)
+		if g.Required {
+			s.Required = append(s.Required, g.Name)
+		}
+	}
+	return s
 }
 
-// schemaFor infers T's JSON schema and adds enums.
-func schemaFor[T any](enums map[string][]string) (*jsonschema.Schema, error) {
-	s, err := jsonschema.For[T](nil)
+// decodeArgs reads a tool's arguments strictly into a: unknown arguments,
+// wrong types, missing required arguments and values outside an enum are
+// errors worded for the agent. A null argument counts as absent.
+func decodeArgs(tool string, raw []byte, args []action.Arg, a *action.Action) error {
+	fields, err := objectOf(tool, raw)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	for prop, vals := range enums {
-		p := s.Properties[prop]
-		if p == nil {
-			return nil, fmt.Errorf("enum for unknown argument %q", prop)
-		}
-		for _, v := range vals {
-			p.Enum = append(p.Enum, v)
+	for k := range fields {
+		if !slices.ContainsFunc(args, func(g action.Arg) bool { return g.Name == k }) {
+			return fmt.Errorf("%s: unknown argument %q (%s takes %s)", tool, k, tool, argList(args))
 		}
 	}
-	tightenTypes(s)
-	return s, nil
+	for _, g := range args {
+		v, ok := fields[g.Name]
+		if !ok {
+			if g.Required {
+				return fmt.Errorf("%s: missing argument %q", tool, g.Name)
+			}
+			continue
+		}
+		val, err := decodeValue(g, v)
+		if err != nil {
+			return fmt.Errorf("%s: argument %q must be %s, not %s", tool, g.Name, typeName(g.Type), jsonKindOf(v))
+		}
+		if s, ok := val.(string); ok && len(g.Enum) > 0 && s != "" && !slices.Contains(g.Enum, s) {
+			return fmt.Errorf("%s: %s %q: use %s", tool, g.Name, s, strings.Join(g.Enum, ", "))
+		}
+		g.Set(a, val)
+	}
+	return nil
 }
 
-// tightenTypes writes optional pointer arguments ("type": ["null",
-// "boolean"]) as their plain type: absent already means "not given", and
-// the shorter form costs fewer tokens.
-func tightenTypes(s *jsonschema.Schema) {
-	for _, p := range s.Properties {
-		if len(p.Types) == 2 && p.Types[0] == "null" {
-			p.Type, p.Types = p.Types[1], nil
-		}
-		tightenTypes(p)
-	}
-	if s.Items != nil {
-		tightenTypes(s.Items)
-	}
-}
-
-// decodeArgs reads a tool's arguments strictly: unknown arguments, wrong
-// types, missing required arguments and values outside an enum are errors
-// worded for the agent.
-func decodeArgs(tool string, raw []byte, into any, enums map[string][]string) error {
+// objectOf reads raw arguments as a JSON object; none is an empty one.
+func objectOf(tool string, raw []byte) (map[string]json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte("{}")
 	}
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return fmt.Errorf("%s: arguments must be a JSON object", tool)
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return nil, fmt.Errorf("%s: arguments must be a JSON object", tool)
 	}
-	known := jsonFields(into)
-	for k := range fields {
-		if !slices.ContainsFunc(known, func(f field) bool { return f.name == k }) {
-			return fmt.Errorf("%s: unknown argument %q (%s takes %s)", tool, k, tool, fieldList(known))
+	for k, v := range fields {
+		if string(bytes.TrimSpace(v)) == "null" {
+			delete(fields, k)
 		}
 	}
-	for _, f := range known {
-		if _, ok := fields[f.name]; f.required && !ok {
-			return fmt.Errorf("%s: missing argument %q", tool, f.name)
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(into); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return fmt.Errorf("%s: argument %q must be %s, not %s", tool, te.Field, jsonKind(te.Type.Kind().String()), te.Value)
-		}
-		return fmt.Errorf("%s: bad arguments: %w", tool, err)
-	}
-	for prop, vals := range enums {
-		v, ok := fields[prop]
-		if !ok {
-			continue
-		}
-		var s string
-		if json.Unmarshal(v, &s) == nil && s != "" && !slices.Contains(vals, s) {
-			return fmt.Errorf("%s: %s %q: use %s", tool, prop, s, strings.Join(vals, ", "))
-		}
-	}
-	return nil
+	return fields, nil
 }
 
-// jsonKind names a Go kind the way JSON Schema does.
-func jsonKind(k string) string {
-	switch {
-	case strings.HasPrefix(k, "int"), strings.HasPrefix(k, "uint"):
+// decodeValue reads one argument as its Go type.
+func decodeValue(g action.Arg, v json.RawMessage) (any, error) {
+	switch g.Type {
+	case action.String:
+		var s string
+		err := json.Unmarshal(v, &s)
+		return s, err
+	case action.Int:
+		var n int
+		err := json.Unmarshal(v, &n)
+		return n, err
+	case action.Bool:
+		var b bool
+		err := json.Unmarshal(v, &b)
+		return b, err
+	case action.Strings:
+		var l []string
+		err := json.Unmarshal(v, &l)
+		return l, err
+	}
+	return v, nil
+}
+
+// typeName names an argument type the way JSON Schema does.
+func typeName(t action.ArgType) string {
+	switch t {
+	case action.Int:
 		return "an integer"
-	case strings.HasPrefix(k, "float"):
-		return "a number"
-	case k == "bool":
+	case action.Bool:
 		return "true or false"
-	case k == "slice":
-		return "an array"
-	case k == "map", k == "struct":
+	case action.Strings:
+		return "an array of strings"
+	case action.Object:
 		return "an object"
 	}
-	return "a " + k
+	return "a string"
+}
+
+// jsonKindOf names the JSON type of a value.
+func jsonKindOf(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
+}
+
+func argList(args []action.Arg) string {
+	var names []string
+	for _, g := range args {
+		names = append(names, g.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// batchStep is one step of the batch tool: another tool's name and
+// arguments.
+type batchStep struct {
+	Tool string          `json:"tool"`
+	Args json.RawMessage `json:"args,omitempty"`
 }
 
 // batchDef is the batch tool: steps are other tools' names and arguments,
 // decoded exactly as if each were called alone.
 func batchDef(desktop bool, tier action.Tier) toolDef {
-	td := toolDef{
-		name: "batch",
-		desc: "Run tool calls in order; stop at the first failure; one diff for all.",
-	}
-	td.schema = func() (any, error) {
-		s, err := schemaFor[batchArgs](nil)
-		if err != nil {
-			return nil, err
-		}
+	spec, _ := action.SpecOf(action.Batch)
+	td := toolDef{name: "batch", spec: spec}
+	td.schema = func() (*jsonschema.Schema, error) {
 		var names []any
 		for _, t := range allTools(desktop) {
 			if offered(t.name, tier) {
 				names = append(names, t.name)
 			}
 		}
-		s.Properties["steps"].Items.Properties["tool"].Enum = names
-		return s, nil
+		step := &jsonschema.Schema{
+			Type: "object",
+			Properties: map[string]*jsonschema.Schema{
+				"tool": {Type: "string", Enum: names},
+				"args": {Type: "object", AdditionalProperties: &jsonschema.Schema{}},
+			},
+			PropertyOrder:        []string{"tool", "args"},
+			Required:             []string{"tool"},
+			AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+		}
+		return &jsonschema.Schema{
+			Type:                 "object",
+			Properties:           map[string]*jsonschema.Schema{"steps": {Type: "array", Items: step}},
+			Required:             []string{"steps"},
+			AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+		}, nil
 	}
 	td.decode = func(raw []byte) (action.Action, error) {
-		var args batchArgs
-		if err := decodeArgs("batch", raw, &args, nil); err != nil {
+		fields, err := objectOf("batch", raw)
+		if err != nil {
 			return action.Action{}, err
 		}
-		if len(args.Steps) == 0 {
+		var steps []batchStep
+		for k := range fields {
+			if k != "steps" {
+				return action.Action{}, fmt.Errorf("batch: unknown argument %q (batch takes steps)", k)
+			}
+		}
+		if v, ok := fields["steps"]; !ok {
+			return action.Action{}, errors.New(`batch: missing argument "steps"`)
+		} else if err := json.Unmarshal(v, &steps); err != nil {
+			return action.Action{}, fmt.Errorf(`batch: argument "steps" must be an array of {"tool": …, "args": {…}}`)
+		}
+		if len(steps) == 0 {
 			return action.Action{}, errors.New("batch: steps is empty")
 		}
 		byName := map[string]toolDef{}
@@ -159,13 +221,12 @@ func batchDef(desktop bool, tier action.Tier) toolDef {
 			byName[t.name] = t
 		}
 		a := action.Action{Kind: action.Batch}
-		for i, st := range args.Steps {
+		for i, st := range steps {
 			t, ok := byName[st.Tool]
-			if !ok || st.Tool == "batch" {
+			if !ok {
 				return action.Action{}, fmt.Errorf("batch step %d: unknown tool %q", i+1, st.Tool)
 			}
-			sraw, _ := json.Marshal(st.Args)
-			sa, err := t.decode(sraw)
+			sa, err := t.decode(st.Args)
 			if err != nil {
 				return action.Action{}, fmt.Errorf("batch step %d: %w", i+1, err)
 			}
@@ -174,33 +235,4 @@ func batchDef(desktop bool, tier action.Tier) toolDef {
 		return a, nil
 	}
 	return td
-}
-
-// field is one argument of a tool, from its struct tag.
-type field struct {
-	name     string
-	required bool
-}
-
-// jsonFields lists the arguments of the struct v points to.
-func jsonFields(v any) []field {
-	t := reflect.TypeOf(v).Elem()
-	var fs []field
-	for i := range t.NumField() {
-		tag := t.Field(i).Tag.Get("json")
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" || name == "-" {
-			continue
-		}
-		fs = append(fs, field{name: name, required: !strings.Contains(opts, "omitempty")})
-	}
-	return fs
-}
-
-func fieldList(fs []field) string {
-	var names []string
-	for _, f := range fs {
-		names = append(names, f.name)
-	}
-	return strings.Join(names, ", ")
 }

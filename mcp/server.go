@@ -173,15 +173,16 @@ func (td toolDef) tool() (*sdk.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	ann := &sdk.ToolAnnotations{ReadOnlyHint: td.hints.readOnly, IdempotentHint: td.hints.idempotent}
+	h := td.spec.Hints
+	ann := &sdk.ToolAnnotations{ReadOnlyHint: h.ReadOnly, IdempotentHint: h.Idempotent}
 	f := false
-	if td.hints.notDestructive && !td.hints.readOnly {
+	if h.NotDestructive && !h.ReadOnly {
 		ann.DestructiveHint = &f // meaningless, so not sent, for read-only tools
 	}
-	if td.hints.closedWorld {
+	if h.ClosedWorld {
 		ann.OpenWorldHint = &f
 	}
-	return &sdk.Tool{Name: td.name, Description: td.desc, InputSchema: schema, Annotations: ann}, nil
+	return &sdk.Tool{Name: td.name, Description: td.spec.Doc, InputSchema: schema, Annotations: ann}, nil
 }
 
 // handler runs one tool call: decode, start the browser if needed, run the

@@ -65,7 +65,7 @@ func TestBadArguments(t *testing.T) {
 	}{
 		{"click", map[string]any{}, `click: missing argument "target"`},
 		{"click", map[string]any{"target": "e1", "force": true}, `click: unknown argument "force" (click takes target, button, count)`},
-		{"click", map[string]any{"target": "e1", "count": "two"}, `click: argument "count" must be an integer, not string`},
+		{"click", map[string]any{"target": "e1", "count": "two"}, `click: argument "count" must be an integer, not a string`},
 		{"click", map[string]any{"target": "e1", "button": "top"}, `click: button "top": use left, right, middle`},
 		{"navigate", map[string]any{}, "navigate needs a URL, or back, forward or reload"},
 		{"type", map[string]any{"target": "e1", "text": "a", "credential": "pw"}, "type takes text or a credential, not both"},

@@ -288,14 +288,11 @@ func actionable(a action.Action, n *tree.Node) error {
 	if n == nil {
 		return nil
 	}
-	switch a.Kind {
-	case action.Click, action.DoubleClick, action.Type, action.Select, action.Check, action.Uncheck,
-		action.SetValue, action.Drag, action.Upload, action.Press:
-		if n.States.Has(tree.Disabled) {
-			return &ActionError{Kind: a.Kind, Node: tree.Line(n), Reason: "it is disabled"}
-		}
+	spec, _ := action.SpecOf(a.Kind)
+	if spec.Input && n.States.Has(tree.Disabled) {
+		return &ActionError{Kind: a.Kind, Node: tree.Line(n), Reason: "it is disabled"}
 	}
-	if (a.Kind == action.Type || a.Kind == action.SetValue) && n.States.Has(tree.Readonly) {
+	if spec.EditsText && n.States.Has(tree.Readonly) {
 		return &ActionError{Kind: a.Kind, Node: tree.Line(n), Reason: "it is read-only"}
 	}
 	return nil
