@@ -128,7 +128,8 @@ type Action struct {
 	// Full and Budget tune snapshot replies.
 	Full   bool `json:"full,omitempty"`
 	Budget int  `json:"budget,omitempty"`
-	// Timeout caps wait (0 = the default cap).
+	// Timeout caps a wait, and how long a navigate waits for the page to
+	// load (0 = the default cap).
 	Timeout time.Duration `json:"timeout,omitempty"`
 	// Command and Args start an application for open_app.
 	Command string   `json:"command,omitempty"`

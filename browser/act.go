@@ -327,6 +327,9 @@ func (b *Browser) navigate(ctx context.Context, a action.Action) (session.Output
 		_, err = cdp.Call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: hist.Entries[i].ID})
 		return session.Output{}, err
 	}
-	_, err := b.Navigate(ctx, a.URL, 0)
+	load, err := b.Navigate(ctx, a.URL, a.Timeout)
+	if note := load.Note(); note != "" && err == nil {
+		return session.Output{Outcomes: []string{"(" + note + ")"}}, nil
+	}
 	return session.Output{}, err
 }

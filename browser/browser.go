@@ -99,6 +99,7 @@ type Browser struct {
 	mu     sync.Mutex
 	frames map[target.ID]*frameSession // attached out-of-process frames
 	last   *tree.Node                  // root of the last snapshot, to name nodes in errors
+	stats  Stats                       // the cost of the last snapshot
 	tabs   []*tab                      // open tabs, in the order they opened
 	cur    *tab                        // the tab actions go to
 

@@ -55,6 +55,11 @@ func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration)
 		if ctx.Err() != nil {
 			return Load{}, fmt.Errorf("navigate to %s: %w", url, ctx.Err())
 		}
+		if wctx.Err() != nil {
+			// The server has not answered by the cap: the page is shown as
+			// it is, and the note says it is still loading.
+			return Load{Loading: true, Waited: time.Since(start)}, nil
+		}
 		return Load{}, fmt.Errorf("navigate to %s: %w: %w", url, ErrNavigation, err)
 	}
 	if res.ErrorText != "" {

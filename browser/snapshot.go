@@ -28,6 +28,13 @@ type Stats struct {
 	Settled  time.Duration `json:"settle_ns"` // unused until actions settle; kept for --json
 }
 
+// LastStats returns the cost of the latest snapshot read.
+func (b *Browser) LastStats() Stats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stats
+}
+
 // SnapshotOptions tune a snapshot read.
 type SnapshotOptions struct {
 	// Full reads every node even of a very large page (which can take a
@@ -78,6 +85,9 @@ func (b *Browser) Snapshot(ctx context.Context, opt SnapshotOptions) (*tree.Snap
 	st.Targets = len(targets)
 	st.Nodes = tree.Count(snap.Root)
 	st.WallTime = time.Since(start)
+	b.mu.Lock()
+	b.stats = st
+	b.mu.Unlock()
 	return snap, st, nil
 }
 

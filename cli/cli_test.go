@@ -91,7 +91,7 @@ func TestSnapshotCommand(t *testing.T) {
 		t.Errorf("--scope e2: exit %d:\n%s", code, out)
 	}
 	code, _, errs = run(t, "snapshot", s.URL("/login.html"), "--scope", "e99")
-	if code != ExitInput || !strings.Contains(errs, "no node e99") {
+	if code != ExitInput || !strings.Contains(errs, "no element has ref e99") {
 		t.Errorf("--scope e99: exit %d, %q", code, errs)
 	}
 	code, out, _ = run(t, "snapshot", "--json", s.URL("/cross.html"))

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/canopy-dev/canopy"
+	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/internal/site"
 	"github.com/canopy-dev/canopy/tokens"
@@ -52,13 +53,13 @@ func runDemo(ctx context.Context, f browserFlags, pages []string, full bool, std
 		return fmt.Errorf("serve the demo site: %w: %w", err, browser.ErrEnvironment)
 	}
 	defer s.Close()
-	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	b, err := browser.New(startCtx, f.options(stderr))
+	cfg := canopy.Config{Browser: f.options(stderr)}
+	cfg.Session.Logger, cfg.Session.Surface = cfg.Browser.Logger, "cli"
+	sess, err := canopy.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	defer sess.Close()
 	tok, err := tokens.New()
 	if err != nil {
 		return err
@@ -67,17 +68,16 @@ func runDemo(ctx context.Context, f browserFlags, pages []string, full bool, std
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		load, err := b.Navigate(ctx, s.URL(p), 0)
+		r, err := sess.Run(ctx, action.Action{Kind: action.Navigate, URL: s.URL(p)})
 		if err != nil {
 			return err
 		}
-		snap, st, err := b.Snapshot(ctx, browser.SnapshotOptions{Full: full})
+		snap, err := sess.Model(ctx, action.Action{Kind: action.Snapshot, Full: full})
 		if err != nil {
 			return err
 		}
-		if note := load.Note(); note != "" {
-			snap.Header.Notes = append(snap.Header.Notes, note)
-		}
+		snap.Header.Notes = append(snap.Header.Notes, loadNotes(r.Outcomes)...)
+		st := sess.Browser().LastStats()
 		text := tree.Format(snap, tree.Options{Full: full})
 		io.WriteString(stdout, text)
 		fmt.Fprintf(stdout, "── %d nodes (%d raw from %d frames in %d processes), %d bytes, %d o200k tokens, snapshot %d ms (CDP %d ms)\n",

@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
-	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 )
 
@@ -80,34 +80,24 @@ type stepJSON struct {
 }
 
 func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, stdout, stderr io.Writer) error {
-	rules, err := f.rules()
+	cfg, err := f.config()
 	if err != nil {
 		return err
 	}
-	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	b, err := browser.New(startCtx, f.options(stderr))
+	cfg.Browser = f.options(stderr)
+	cfg.Session.Logger = cfg.Browser.Logger
+	sess, err := canopy.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	t, err := tier(b.Launched(), f.allow)
-	if err != nil {
+	defer sess.Close()
+	// The page the command opens with loads as a navigate step would:
+	// through the gate (javascript:, file: … need sensitive) and into the
+	// audit log. Its reply is not printed: the steps' diffs are.
+	if _, err := sess.Run(ctx, action.Action{Kind: action.Navigate, URL: url, Timeout: f.timeout}); err != nil {
 		return err
 	}
-	if err := permitLoad(ctx, t, url); err != nil {
-		return err
-	}
-	if _, err := b.Navigate(ctx, url, f.timeout); err != nil {
-		return err
-	}
-	log, err := f.openAudit()
-	if err != nil {
-		return err
-	}
-	defer log.Close()
-	sess := session.New(b.Source(), policy.New(t, rules...), session.Options{Logger: f.options(stderr).Logger, Audit: log, Surface: "cli"})
-	return runSteps(ctx, sess, steps, f, stdout)
+	return runSteps(ctx, sess.Session, steps, f, stdout)
 }
 
 // runSteps runs steps one by one, printing each reply (or its JSON line);

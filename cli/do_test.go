@@ -94,7 +94,9 @@ func TestDoSchemes(t *testing.T) {
 	}
 }
 
-// TestDoAudit: --audit appends a JSON line per step to a 0600 file.
+// TestDoAudit: --audit appends a JSON line per step to a 0600 file; the
+// page the command opens with is loaded as a navigate step, so it has its
+// line too.
 func TestDoAudit(t *testing.T) {
 	s := serve(t)
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
@@ -108,14 +110,17 @@ func TestDoAudit(t *testing.T) {
 	}
 	data, _ := os.ReadFile(path)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("%d audit lines, want 2:\n%s", len(lines), data)
+	if len(lines) != 3 {
+		t.Fatalf("%d audit lines, want 3:\n%s", len(lines), data)
 	}
 	var e struct {
 		Surface, Kind, Decision, Outcome, URL string
 	}
-	if err := json.Unmarshal([]byte(lines[1]), &e); err != nil || e.Surface != "cli" || e.Kind != "check" || e.Decision != "allowed" || e.Outcome != "ok" || !strings.HasSuffix(e.URL, "/todo.html") {
-		t.Errorf("second line: %+v, %v:\n%s", e, err, lines[1])
+	if err := json.Unmarshal([]byte(lines[0]), &e); err != nil || e.Kind != "navigate" || e.Decision != "allowed" || !strings.HasSuffix(e.URL, "/todo.html") {
+		t.Errorf("first line: %+v, %v:\n%s", e, err, lines[0])
+	}
+	if err := json.Unmarshal([]byte(lines[2]), &e); err != nil || e.Surface != "cli" || e.Kind != "check" || e.Decision != "allowed" || e.Outcome != "ok" || !strings.HasSuffix(e.URL, "/todo.html") {
+		t.Errorf("last line: %+v, %v:\n%s", e, err, lines[2])
 	}
 }
 

@@ -9,9 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/audit"
 	"github.com/canopy-dev/canopy/mcp"
-	"github.com/canopy-dev/canopy/session"
 )
 
 type mcpFlags struct {
@@ -61,31 +60,30 @@ download's Save dialog is one more window (--downloads ask).`,
 }
 
 func runMCP(ctx context.Context, f mcpFlags, stdin io.Reader, stdout, stderr io.Writer) error {
-	rules, err := f.rules()
+	cfg, err := f.config()
 	if err != nil {
 		return err
 	}
-	var tier action.Tier
-	if f.allow != "" {
-		if tier, err = action.ParseTier(f.allow); err != nil {
-			return err
-		}
-	}
-	bopt := f.options(stderr)
+	cfg.Browser = f.options(stderr)
+	cfg.Desktop = f.desktop
 	if f.desktop {
-		down, err := ensureDisplay(ctx, stderr, bopt.Logger)
+		down, err := ensureDisplay(ctx, stderr, cfg.Browser.Logger)
 		if err != nil {
 			return err
 		}
 		defer down()
 	}
-	log, err := f.openAudit()
-	if err != nil {
-		return err
+	// One audit log for every MCP session: opened here, shared.
+	if cfg.AuditFile != "" {
+		log, err := audit.Open(cfg.AuditFile)
+		if err != nil {
+			return err
+		}
+		defer log.Close()
+		cfg.AuditFile, cfg.Session.Audit = "", log
 	}
-	defer log.Close()
-	sopt := session.Options{Audit: log, Surface: "mcp"}
-	srv, err := mcp.New(mcp.Options{Browser: bopt, Allow: tier, Rules: rules, Session: sopt, Version: version, Logger: bopt.Logger, Desktop: f.desktop})
+	cfg.Session.Surface = "mcp"
+	srv, err := mcp.New(mcp.Options{Session: cfg, Version: version, Logger: cfg.Browser.Logger})
 	if err != nil {
 		return err
 	}

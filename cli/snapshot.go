@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
-	"github.com/canopy-dev/canopy/session"
 	"github.com/canopy-dev/canopy/tree"
 )
 
@@ -67,7 +67,7 @@ it. With --cdp and no URL, it reads the current tab of a running browser.`,
 	cmd.Flags().StringVar(&f.allow, "allow", "", allowHelp)
 	fl := cmd.Flags()
 	fl.BoolVar(&f.full, "full", false, "print everything: no budget, no elision")
-	fl.StringVar(&f.scope, "scope", "", "print only the subtree of this ref (e.g. e12; with --desktop any selector, e.g. app:zenity)")
+	fl.StringVar(&f.scope, "scope", "", "print only the subtree of this node: a ref (e12) or any selector (role:form, app:zenity)")
 	fl.BoolVar(&f.desktop, "desktop", false, "print the desktop's tree (apps, windows, controls over AT-SPI on $DISPLAY) instead of a page")
 	fl.IntVar(&f.budget, "budget", tree.DefaultBudget, "token budget of the snapshot")
 	fl.BoolVar(&f.json, "json", false, "print the node model and timings as JSON")
@@ -75,66 +75,78 @@ it. With --cdp and no URL, it reads the current tab of a running browser.`,
 	return cmd
 }
 
+// config is the session the snapshot flags ask for.
+func (f snapshotFlags) config() (canopy.Config, error) {
+	return policyFlags{allow: f.allow}.config()
+}
+
 func runSnapshot(ctx context.Context, url string, f snapshotFlags, stdout, stderr io.Writer) error {
-	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	b, err := browser.New(startCtx, f.options(stderr))
+	cfg, err := f.config()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	var load browser.Load
-	if url != "" {
-		var t action.Tier
-		if t, err = tier(b.Launched(), f.allow); err != nil {
-			return err
-		}
-		if err = permitLoad(ctx, t, url); err != nil {
-			return err
-		}
-		load, err = b.Navigate(ctx, url, f.timeout)
-	} else {
-		load, err = b.WaitLoaded(ctx, f.timeout) // an attached tab may still be loading
-	}
+	cfg.Browser = f.options(stderr)
+	cfg.Session.Logger = cfg.Browser.Logger
+	return printSnapshot(ctx, cfg, f, url, stdout, stderr)
+}
+
+// printSnapshot opens the session cfg names, loads url (when given) as a
+// navigate step would, and prints the snapshot the flags ask for. The
+// snapshot is a reading through the executor: the gate, the audit log and
+// the credential mask apply as for any action.
+func printSnapshot(ctx context.Context, cfg canopy.Config, f snapshotFlags, url string, stdout, stderr io.Writer) error {
+	sess, err := canopy.Open(ctx, cfg)
 	if err != nil {
 		return err
+	}
+	defer sess.Close()
+	var notes []string
+	switch {
+	case url != "":
+		r, err := sess.Run(ctx, action.Action{Kind: action.Navigate, URL: url, Timeout: f.timeout})
+		if err != nil {
+			return err
+		}
+		notes = loadNotes(r.Outcomes)
+	case !cfg.Desktop:
+		load, err := sess.Browser().WaitLoaded(ctx, f.timeout) // an attached tab may still be loading
+		if err != nil {
+			return err
+		}
+		if note := load.Note(); note != "" {
+			notes = append(notes, note)
+		}
 	}
 	snapCtx, cancelSnap := context.WithTimeout(ctx, 60*time.Second)
 	defer cancelSnap()
-	snap, stats, err := b.Snapshot(snapCtx, browser.SnapshotOptions{Full: f.full})
+	snap, err := sess.Model(snapCtx, action.Action{Kind: action.Snapshot, Target: f.scope, Full: f.full})
 	if err != nil {
 		return err
 	}
-	session.Redact(snap) // fields a canopy session typed a credential into
-	if note := load.Note(); note != "" {
-		snap.Header.Notes = append(snap.Header.Notes, note)
-	}
-	if f.scope != "" {
-		if snap, err = scoped(snap, f.scope); err != nil {
-			return err
-		}
-	}
+	snap.Header.Notes = append(snap.Header.Notes, notes...)
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", " ")
-		return enc.Encode(struct {
-			*tree.Snapshot
-			Stats browser.Stats `json:"stats"`
-		}{snap, stats})
+		if b := sess.Browser(); b != nil && !cfg.Desktop {
+			return enc.Encode(struct {
+				*tree.Snapshot
+				Stats browser.Stats `json:"stats"`
+			}{snap, b.LastStats()})
+		}
+		return enc.Encode(snap)
 	}
 	_, err = io.WriteString(stdout, tree.Format(snap, tree.Options{Budget: f.budget, Full: f.full}))
 	return err
 }
 
-// scoped narrows a snapshot to the subtree of ref; the node itself is the
-// first line.
-func scoped(s *tree.Snapshot, ref string) (*tree.Snapshot, error) {
-	ref = strings.TrimPrefix(ref, "@")
-	n := tree.FindRef(s.Root, ref)
-	if n == nil {
-		return nil, fmt.Errorf("no node %s on this page (refs are listed in a snapshot without --scope)", ref)
+// loadNotes picks the notes of an unfinished load out of a navigate's
+// outcome lines, for the snapshot's header.
+func loadNotes(outcomes []string) []string {
+	var notes []string
+	for _, o := range outcomes {
+		if strings.HasPrefix(o, "(still loading") {
+			notes = append(notes, strings.Trim(o, "()"))
+		}
 	}
-	h := s.Header
-	h.Notes = append(h.Notes, "scope "+ref)
-	return &tree.Snapshot{Header: h, Root: &tree.Node{Role: tree.RoleDocument, Children: []*tree.Node{n}}}, nil
+	return notes
 }

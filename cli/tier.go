@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
+	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
-	"github.com/canopy-dev/canopy/audit"
 	"github.com/canopy-dev/canopy/policy"
 )
 
@@ -35,48 +33,28 @@ func (f *policyFlags) registerPolicy(cmd *cobra.Command) {
 	fl.StringVar(&f.audit, "audit", "", "append one JSON line per action to this file (created 0600): time, action, target, URL or app, decision, outcome")
 }
 
-// openAudit opens the --audit log, or returns nil without one. The caller
-// closes it.
-func (f policyFlags) openAudit() (*audit.Log, error) {
-	if f.audit == "" {
-		return nil, nil
+// config is the session the flags ask for (SPEC §6): the tier (--allow;
+// unset, canopy.Open picks act on a browser canopy launches and observe
+// on one it attaches to), the rules and the audit file. Rules that
+// cannot be applied (a secrets file others can read) stop canopy.Open
+// before anything starts.
+func (f policyFlags) config() (canopy.Config, error) {
+	var cfg canopy.Config
+	if f.allow != "" {
+		t, err := action.ParseTier(f.allow)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Allow = t
 	}
-	return audit.Open(f.audit)
-}
-
-// rules are the policy options the flags give, checked: a secrets file
-// that cannot be read (or that others can) stops the command before
-// anything starts.
-func (f policyFlags) rules() ([]policy.Option, error) {
-	opts := []policy.Option{policy.Files(f.files), policy.Apps(f.apps...)}
+	cfg.Rules = []policy.Option{policy.Files(f.files), policy.Apps(f.apps...)}
 	if f.secrets != "" {
-		opts = append(opts, policy.Secrets(f.secrets))
+		cfg.Rules = append(cfg.Rules, policy.Secrets(f.secrets))
 	}
 	if f.confirm != "" {
-		opts = append(opts, policy.Confirm(f.confirm))
+		cfg.Rules = append(cfg.Rules, policy.Confirm(f.confirm))
 	}
-	if _, err := policy.Open(action.Observe, opts...); err != nil {
-		return nil, err
-	}
-	return opts, nil
-}
-
-// tier is the session's permission tier (SPEC §6): allow when given, else
-// act on a browser canopy launched and observe on one it attached to.
-func tier(launched bool, allow string) (action.Tier, error) {
-	if allow != "" {
-		return action.ParseTier(allow)
-	}
-	if launched {
-		return action.Act, nil
-	}
-	return action.Observe, nil
-}
-
-// permitLoad asks the policy whether the page a command opens with may be
-// loaded, as a navigate step would be: a command's URL argument passes
-// the same gate as every action (javascript:, file: … need sensitive).
-func permitLoad(ctx context.Context, t action.Tier, url string) error {
-	_, err := policy.New(t).Permit(ctx, policy.Request{Action: action.Action{Kind: action.Navigate, URL: url}})
-	return err
+	cfg.AuditFile = f.audit
+	cfg.Session.Surface = "cli"
+	return cfg, nil
 }

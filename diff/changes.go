@@ -75,7 +75,8 @@ func (d *differ) result() Diff {
 		return x.sub - y.sub
 	})
 	var diff Diff
-	diff.Outcomes = append(append(closed, opened...), d.focus()...)
+	focus, focused := d.focus()
+	diff.Outcomes, diff.focused = append(append(closed, opened...), focus...), focused
 	for _, k := range out {
 		diff.Changes = append(diff.Changes, k.c)
 	}
@@ -215,7 +216,7 @@ func stateChanges(b, a tree.State) []string {
 // focus returns the focus outcome: the node focused now that was not before
 // (the deepest, when several are), or the node that lost focus when nothing
 // has it now.
-func (d *differ) focus() []string {
+func (d *differ) focus() ([]string, *tree.Node) {
 	now, was := int32(-1), int32(-1)
 	anyNow := false
 	for i, in := range d.a.nodes {
@@ -231,12 +232,12 @@ func (d *differ) focus() []string {
 		if d.a.nodes[now].added || d.a.nodes[now].node.Role == tree.RoleDocument {
 			// The added subtree shows it as focused; focus that fell back
 			// to the page itself (its control went away) is no news.
-			return nil
+			return nil, nil
 		}
-		return []string{"focus → " + short(d.a.nodes[now].node)}
+		return []string{"focus → " + short(d.a.nodes[now].node)}, d.a.nodes[now].node
 	}
 	if anyNow {
-		return nil
+		return nil, nil
 	}
 	for i, in := range d.b.nodes {
 		if in.node.States.Has(tree.Focused) {
@@ -244,9 +245,9 @@ func (d *differ) focus() []string {
 		}
 	}
 	if was >= 0 {
-		return []string{"focus left " + short(d.b.nodes[was].node)}
+		return []string{"focus left " + short(d.b.nodes[was].node)}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // isDialog reports whether n opening or closing is an outcome: a dialog on a

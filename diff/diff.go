@@ -40,6 +40,8 @@
 package diff
 
 import (
+	"slices"
+
 	"github.com/canopy-dev/canopy/tree"
 )
 
@@ -97,6 +99,20 @@ type Diff struct {
 	// Changes are in document order of the after tree, removed nodes at
 	// their place in the before tree.
 	Changes []Change
+	// focused is the node the focus outcome names, if there is one.
+	focused *tree.Node
+}
+
+// DropFocusOn removes the focus outcome when focus moved to n, the node
+// the action targeted: clicking a field focuses it, which is no news
+// (SPEC §2). A move anywhere else stays.
+func (d *Diff) DropFocusOn(n *tree.Node) {
+	if d.focused == nil || n == nil || n.Ref == "" || d.focused.Ref != n.Ref {
+		return
+	}
+	line := "focus → " + short(d.focused)
+	d.Outcomes = slices.DeleteFunc(d.Outcomes, func(o string) bool { return o == line })
+	d.focused = nil
 }
 
 // Compute returns the changes that turn before into after, matched by ref and

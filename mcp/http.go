@@ -25,8 +25,13 @@ const Path = "/mcp"
 // it has an Origin header, a loopback origin; others get 401 or 403 with a
 // one-line reason. The SDK's DNS-rebinding protection (a loopback
 // connection must name a loopback Host) stays on.
+//
+// Each MCP session is its own world, with its own browser: a new session
+// beyond Options.MaxSessions gets 503, and a session idle for
+// Options.IdleTimeout is closed with its browser.
 func (s *Server) Handler(token string) http.Handler {
-	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv }, &sdk.StreamableHTTPOptions{Logger: s.log})
+	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
+		&sdk.StreamableHTTPOptions{Logger: s.log, SessionTimeout: s.opt.IdleTimeout})
 	want := sha256.Sum256([]byte(token))
 	mux := http.NewServeMux()
 	mux.HandleFunc(Path, func(w http.ResponseWriter, r *http.Request) {
@@ -41,12 +46,26 @@ func (s *Server) Handler(token string) http.Handler {
 			deny(w, http.StatusUnauthorized, "canopy: missing or wrong bearer token (send Authorization: Bearer TOKEN; the token is --token, $CANOPY_TOKEN, or the one printed at start)")
 			return
 		}
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && s.sessions() >= s.opt.MaxSessions {
+			w.Header().Set("Retry-After", "60")
+			deny(w, http.StatusServiceUnavailable, fmt.Sprintf("canopy: %d sessions are open, the most this server serves (--max-sessions); close one, or wait for an idle one to time out", s.opt.MaxSessions))
+			return
+		}
 		mcpHandler.ServeHTTP(w, r)
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		deny(w, http.StatusNotFound, "canopy: the MCP endpoint is "+Path)
 	})
 	return mux
+}
+
+// sessions counts the MCP sessions open now.
+func (s *Server) sessions() int {
+	n := 0
+	for range s.srv.Sessions() {
+		n++
+	}
+	return n
 }
 
 func deny(w http.ResponseWriter, code int, msg string) {

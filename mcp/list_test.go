@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/tokens"
@@ -39,7 +40,7 @@ func TestToolsListTier(t *testing.T) {
 		}
 		return out
 	}
-	observe := names(Options{Allow: action.Observe})
+	observe := names(Options{Session: canopy.Config{Allow: action.Observe}})
 	slices.Sort(observe)
 	if want := []string{"batch", "extract", "find", "screenshot", "snapshot", "tabs", "wait"}; !slices.Equal(observe, want) {
 		t.Errorf("tools at observe: %v, want %v", observe, want)
@@ -48,11 +49,11 @@ func TestToolsListTier(t *testing.T) {
 		t.Errorf("tools at act: %v", act)
 	}
 	// Attached to a browser canopy did not start: observe by default.
-	if attached := names(Options{Browser: browser.Options{CDP: "http://127.0.0.1:1"}}); slices.Contains(attached, "click") {
+	if attached := names(Options{Session: canopy.Config{Browser: browser.Options{CDP: "http://127.0.0.1:1"}}}); slices.Contains(attached, "click") {
 		t.Errorf("tools attached with --cdp: %v", attached)
 	}
 	// An unlisted tool called anyway gets the policy's refusal.
-	cs := connect(t, newServer(t, Options{Allow: action.Observe}))
+	cs := connect(t, newServer(t, Options{Session: canopy.Config{Allow: action.Observe}}))
 	if text, isErr := call(t, cs, "click", map[string]any{"target": "e1"}); !isErr || !strings.Contains(text, "needs the act tier; this session allows observe") {
 		t.Errorf("click at observe: (%q, %v)", text, isErr)
 	}
@@ -61,7 +62,7 @@ func TestToolsListTier(t *testing.T) {
 // toolsListSize checks one server's tools/list: with the desktop it adds
 // open_app and activate, and stays in budget.
 func toolsListSize(t *testing.T, desktop bool, allow action.Tier, want int) {
-	cs := connect(t, newServer(t, Options{Desktop: desktop, Allow: allow}))
+	cs := connect(t, newServer(t, Options{Session: canopy.Config{Desktop: desktop, Allow: allow}}))
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

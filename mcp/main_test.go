@@ -46,6 +46,21 @@ func newServer(t *testing.T, opt Options) *Server {
 	return s
 }
 
+// onlyBackend returns the backend of the server's one MCP session, or an
+// empty one when no session made a call yet.
+func onlyBackend(t *testing.T, s *Server) *backend {
+	t.Helper()
+	s.clients.mu.Lock()
+	defer s.clients.mu.Unlock()
+	if len(s.clients.by) > 1 {
+		t.Fatalf("%d sessions, want one", len(s.clients.by))
+	}
+	for _, k := range s.clients.by {
+		return k
+	}
+	return &backend{}
+}
+
 // connect starts s on in-memory transports and returns a client session.
 func connect(t *testing.T, s *Server) *sdk.ClientSession { return mcptest.Connect(t, s.SDK()) }
 

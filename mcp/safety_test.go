@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/audit"
 	"github.com/canopy-dev/canopy/browser"
@@ -89,7 +90,7 @@ func TestURLSchemes(t *testing.T) {
 	}
 
 	// At sensitive the same URLs load.
-	cs = connect(t, newServer(t, Options{Allow: action.Sensitive}))
+	cs = connect(t, newServer(t, Options{Session: canopy.Config{Allow: action.Sensitive}}))
 	if text, isErr := call(t, cs, "navigate", map[string]any{"url": page}); isErr {
 		t.Fatal(text)
 	}
@@ -112,7 +113,7 @@ func TestAudit(t *testing.T) {
 	const secret = `hunter2 "quoted" \ <tag> & more`
 	t.Setenv("CANOPY_SECRET_AUDITPW", secret)
 	var buf bytes.Buffer
-	cs := connect(t, newServer(t, Options{Session: session.Options{Audit: audit.New(&buf)}}))
+	cs := connect(t, newServer(t, Options{Session: canopy.Config{Session: session.Options{Audit: audit.New(&buf)}}}))
 	page := testSite.URL("/app-login.html")
 	for _, c := range []struct {
 		tool string
@@ -211,7 +212,7 @@ func TestCredentialShapes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv("CANOPY_SECRET_SHAPE", secret)
 			var logbuf bytes.Buffer
-			cs := connect(t, newServer(t, Options{Session: session.Options{Audit: audit.New(&logbuf)}}))
+			cs := connect(t, newServer(t, Options{Session: canopy.Config{Session: session.Options{Audit: audit.New(&logbuf)}}}))
 			var all strings.Builder
 			do := func(tool string, args map[string]any) string {
 				t.Helper()
@@ -319,7 +320,7 @@ func TestConfirm(t *testing.T) {
 	}
 	for _, name := range []string{"yes", "no", "silent", "cannot"} {
 		t.Run(name, func(t *testing.T) {
-			s := newServer(t, Options{Rules: []policy.Option{policy.Confirm(`name:Delete`)}, Session: session.Options{ConfirmTimeout: time.Second}})
+			s := newServer(t, Options{Session: canopy.Config{Rules: []policy.Option{policy.Confirm(`name:Delete`)}, Session: session.Options{ConfirmTimeout: time.Second}}})
 			cs := connectAsking(t, s, answers[name])
 			call(t, cs, "navigate", map[string]any{"url": testSite.URL("/dashboard.html")})
 			// Not named by --confirm: no question.
@@ -362,7 +363,7 @@ func TestMaskTravels(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	first := connect(t, newServer(t, Options{Browser: browser.Options{CDP: p.URL}, Allow: action.Act}))
+	first := connect(t, newServer(t, Options{Session: canopy.Config{Browser: browser.Options{CDP: p.URL}, Allow: action.Act}}))
 	// The page may still be loading when canopy attaches.
 	if text, isErr := call(t, first, "wait", map[string]any{"target": "role:textbox name:Token"}); isErr {
 		t.Fatal(text)
@@ -370,7 +371,7 @@ func TestMaskTravels(t *testing.T) {
 	if text, isErr := call(t, first, "type", map[string]any{"target": "role:textbox name:Token", "credential": "travel"}); isErr {
 		t.Fatal(text)
 	}
-	second := connect(t, newServer(t, Options{Browser: browser.Options{CDP: p.URL}}))
+	second := connect(t, newServer(t, Options{Session: canopy.Config{Browser: browser.Options{CDP: p.URL}}}))
 	snap, _ := call(t, second, "snapshot", map[string]any{"full": true})
 	if !strings.Contains(snap, `textbox "Token" e`) || !strings.Contains(snap, `value="«credential travel»"`) {
 		t.Errorf("the second canopy does not show the field masked:\n%s", snap)

@@ -24,9 +24,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
-	"github.com/canopy-dev/canopy/browser"
-	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 )
 
@@ -46,17 +45,12 @@ var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-
 
 // Options configure a Server.
 type Options struct {
-	// Browser says which browser to launch or attach to (--cdp).
-	Browser browser.Options
-	// Allow is the permission tier; 0 means act on a browser canopy
-	// launched and observe on one it attached to (SPEC §6).
-	Allow action.Tier
-	// Rules are the session's other rules: the files folder uploads come
-	// from and the programs open_app starts at act (policy.Files,
-	// policy.Apps).
-	Rules []policy.Option
-	// Session tunes settling and budgets.
-	Session session.Options
+	// Session is what each session opens and the rules that govern it:
+	// the browser to launch or attach to (--cdp), or the desktop with a
+	// browser on it (which adds open_app and activate); the tier (0: act on
+	// a browser canopy launches, observe on one it attaches to); the
+	// files, programs, secrets and confirmations; the audit log.
+	Session canopy.Config
 	// CallTimeout caps one tool call; 0 means DefaultCallTimeout.
 	CallTimeout time.Duration
 	// Version is reported to clients at initialize.
@@ -64,19 +58,27 @@ type Options struct {
 	// Logger receives the server's messages; nil discards them. On stdio it
 	// must not write to stdout.
 	Logger *slog.Logger
-	// Desktop serves the desktop (AT-SPI on $DISPLAY) with the browser
-	// headful on it, pages grafted into the browser window: one tree. It
-	// adds the open_app and activate tools.
-	Desktop bool
+	// MaxSessions bounds the MCP sessions served over HTTP at once, each
+	// with its own browser; 0 means DefaultMaxSessions.
+	MaxSessions int
+	// IdleTimeout closes an HTTP session (and its browser) that made no
+	// request for this long; 0 means DefaultIdleTimeout.
+	IdleTimeout time.Duration
 }
 
-// Server is canopy's MCP server: one browser and one session shared by
-// every client connection.
+// The defaults of the HTTP transport's bounds.
+const (
+	DefaultMaxSessions = 8
+	DefaultIdleTimeout = 30 * time.Minute
+)
+
+// Server is canopy's MCP server. Each MCP session it serves has its own
+// browser and session (clients).
 type Server struct {
-	srv *sdk.Server
-	k   *backend
-	opt Options
-	log *slog.Logger
+	srv     *sdk.Server
+	clients *clients
+	opt     Options
+	log     *slog.Logger
 }
 
 // New makes a server with every tool registered. It starts no browser.
@@ -91,14 +93,23 @@ func New(opt Options) (*Server, error) {
 	if opt.Version == "" {
 		opt.Version = "dev"
 	}
-	if opt.Session.Logger == nil {
-		opt.Session.Logger = log
+	if opt.MaxSessions <= 0 {
+		opt.MaxSessions = DefaultMaxSessions
 	}
-	if opt.Session.Surface == "" {
-		opt.Session.Surface = "mcp"
+	if opt.IdleTimeout <= 0 {
+		opt.IdleTimeout = DefaultIdleTimeout
 	}
-	s := &Server{opt: opt, log: log, k: newBackend(opt.Browser, opt.Allow, opt.Rules, opt.Session, log)}
-	s.k.desktop = opt.Desktop
+	if err := opt.Session.Check(); err != nil {
+		return nil, err
+	}
+	if opt.Session.Session.Logger == nil {
+		opt.Session.Session.Logger = log
+	}
+	if opt.Session.Session.Surface == "" {
+		opt.Session.Session.Surface = "mcp"
+	}
+	desktop := opt.Session.Desktop
+	s := &Server{opt: opt, log: log, clients: newClients(opt.Session, log)}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "canopy", Version: opt.Version}, &sdk.ServerOptions{
 		Instructions: instructions,
 		Logger:       log,
@@ -108,8 +119,8 @@ func New(opt Options) (*Server, error) {
 		// canopy's tools do not use.
 		SupportedProtocolVersions: protocolVersions,
 	})
-	tier := offeredTier(opt)
-	for _, td := range tools(opt.Desktop, tier) {
+	tier := opt.Session.Tier()
+	for _, td := range tools(desktop, tier) {
 		t, err := td.tool()
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", td.name, err)
@@ -140,19 +151,6 @@ func listOffered(tier action.Tier) sdk.Middleware {
 	}
 }
 
-// offeredTier is the tier the server's tools are listed for: the one the
-// sessions will have (Options.Allow; else act on a browser canopy
-// launches, observe on one it attaches to).
-func offeredTier(opt Options) action.Tier {
-	switch {
-	case opt.Allow != 0:
-		return opt.Allow
-	case opt.Browser.CDP != "":
-		return action.Observe
-	}
-	return action.Act
-}
-
 // SDK returns the underlying SDK server, to connect it to other transports
 // (tests use in-memory ones).
 func (s *Server) SDK() *sdk.Server { return s.srv }
@@ -164,8 +162,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	return s.srv.Run(ctx, &lineTransport{in: in, out: out, log: s.log})
 }
 
-// Close stops the browser canopy launched.
-func (s *Server) Close() error { return s.k.Close() }
+// Close ends every session: stops the browsers canopy launched (or
+// detaches from an attached one).
+func (s *Server) Close() error { return s.clients.Close() }
 
 // tool builds the SDK's description of td.
 func (td toolDef) tool() (*sdk.Tool, error) {
@@ -203,7 +202,7 @@ func (s *Server) handler(td toolDef) sdk.ToolHandler {
 		if c := confirmer(req.Session); c != nil {
 			ctx = session.WithConfirmer(ctx, c)
 		}
-		return s.run(ctx, a), nil
+		return s.run(ctx, req.Session, a), nil
 	}
 }
 
@@ -229,11 +228,16 @@ func confirmer(ss *sdk.ServerSession) session.Confirmer {
 	}
 }
 
-// run performs a on the session, starting the browser when needed.
-func (s *Server) run(ctx context.Context, a action.Action) *sdk.CallToolResult {
+// run performs a on the calling MCP session's own session, starting its
+// browser when needed.
+func (s *Server) run(ctx context.Context, ss *sdk.ServerSession, a action.Action) *sdk.CallToolResult {
 	ctx, cancel := context.WithTimeout(ctx, s.opt.CallTimeout+a.Timeout)
 	defer cancel()
-	sess, note, err := s.k.session(ctx)
+	k, err := s.clients.of(ss)
+	if err != nil {
+		return failure("", err)
+	}
+	sess, note, err := k.session(ctx)
 	if err != nil {
 		return failure("", err)
 	}
@@ -244,7 +248,7 @@ func (s *Server) run(ctx context.Context, a action.Action) *sdk.CallToolResult {
 	r, err := sess.Run(ctx, a)
 	s.log.Debug("tool call", "action", a.Kind, "ms", time.Since(start).Milliseconds(), "err", err)
 	if err != nil {
-		return failure(note+r.Text, s.k.failed(err))
+		return failure(note+r.Text, k.failed(err))
 	}
 	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: note + r.Text}}}
 	if r.Image != nil {

@@ -11,6 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/internal/chromium"
@@ -79,7 +80,7 @@ func TestBadArguments(t *testing.T) {
 			t.Errorf("%s %v: got (%q, isError=%v), want (%q, isError=true)", c.tool, c.args, text, isErr, c.want)
 		}
 	}
-	if b := s.k.browser(); b != nil {
+	if b := onlyBackend(t, s).browser(); b != nil {
 		t.Errorf("a browser was started for calls that could not run")
 	}
 	// Errors that need the page: a selector syntax error points at the
@@ -111,7 +112,7 @@ func TestBadArguments(t *testing.T) {
 func TestCredential(t *testing.T) {
 	const secret = "hunter2-correct-horse"
 	t.Setenv("CANOPY_SECRET_ACME_USER", secret)
-	cs := connect(t, newServer(t, Options{Allow: action.Sensitive}))
+	cs := connect(t, newServer(t, Options{Session: canopy.Config{Allow: action.Sensitive}}))
 	call(t, cs, "navigate", map[string]any{"url": testSite.URL("/app-login.html")})
 	var replies []string
 	for _, c := range []struct {
@@ -201,7 +202,7 @@ func TestRelaunch(t *testing.T) {
 	s := newServer(t, Options{})
 	cs := connect(t, s)
 	call(t, cs, "navigate", map[string]any{"url": testSite.URL("/app-login.html")})
-	b := s.k.browser()
+	b := onlyBackend(t, s).browser()
 	if b == nil || b.PID() == 0 {
 		t.Fatal("no launched browser")
 	}
@@ -217,8 +218,8 @@ func TestRelaunch(t *testing.T) {
 	if text, isErr = call(t, cs, "snapshot", nil); isErr || strings.Contains(text, "note:") {
 		t.Errorf("second call after the crash: (%q, %v)", text, isErr)
 	}
-	if s.k.starts != 2 {
-		t.Errorf("%d browser starts, want 2", s.k.starts)
+	if onlyBackend(t, s).starts != 2 {
+		t.Errorf("%d browser starts, want 2", onlyBackend(t, s).starts)
 	}
 }
 
@@ -233,7 +234,7 @@ func TestCDPReconnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	cs := connect(t, newServer(t, Options{Browser: browser.Options{CDP: p.URL}}))
+	cs := connect(t, newServer(t, Options{Session: canopy.Config{Browser: browser.Options{CDP: p.URL}}}))
 	if text, isErr := call(t, cs, "wait", map[string]any{"target": "role:textbox name:Email"}); isErr {
 		t.Fatalf("wait over --cdp: %s", text)
 	}

@@ -14,23 +14,12 @@ import (
 	"github.com/canopy-dev/canopy/tree"
 )
 
-// snapshot reads the view, optionally scoped to one node.
+// snapshot reads the view, optionally scoped to one node, as text.
 func (s *Session) snapshot(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.gate(ctx, a, nil, nil); err != nil {
-		return Reply{}, err
-	}
 	t0 := time.Now()
-	snap, err := s.src.Snapshot(ctx, a.Full)
+	snap, err := s.model(ctx, a)
 	if err != nil {
 		return Reply{}, err
-	}
-	s.red.tree(snap)
-	if a.Target != "" {
-		n, err := s.resolve(snap, a.Target)
-		if err != nil {
-			return Reply{}, err
-		}
-		snap = Scoped(snap, n)
 	}
 	budget := a.Budget
 	if budget <= 0 {
@@ -39,6 +28,45 @@ func (s *Session) snapshot(ctx context.Context, a action.Action) (Reply, error) 
 	r := Reply{Text: tree.Format(snap, tree.Options{Budget: budget, Full: a.Full})}
 	r.Timing.Read = time.Since(t0)
 	return r, nil
+}
+
+// Model reads the view, or the subtree the snapshot action a scopes to,
+// as the node model rather than its text — for --json and programs that
+// walk the tree. It passes the gate and the audit log as a snapshot does,
+// and credentials are masked in it as in every reply.
+func (s *Session) Model(ctx context.Context, a action.Action) (*tree.Snapshot, error) {
+	if a.Kind != action.Snapshot {
+		return nil, fmt.Errorf("Model reads a snapshot, not %s", a.Kind)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	start := time.Now()
+	rec := &record{}
+	s.rec = rec
+	snap, err := s.model(ctx, a)
+	s.audit(a, 0, rec, start, nil, err)
+	s.rec = nil
+	return snap, s.redactErr(err)
+}
+
+// model reads the view through the gate, masks credentials and scopes it.
+func (s *Session) model(ctx context.Context, a action.Action) (*tree.Snapshot, error) {
+	if _, err := s.gate(ctx, a, nil, nil); err != nil {
+		return nil, err
+	}
+	snap, err := s.src.Snapshot(ctx, a.Full)
+	if err != nil {
+		return nil, err
+	}
+	s.red.tree(snap)
+	if a.Target != "" {
+		n, err := s.resolve(snap, a.Target)
+		if err != nil {
+			return nil, err
+		}
+		snap = Scoped(snap, n)
+	}
+	return snap, nil
 }
 
 // Scoped narrows a snapshot to the subtree of n; n is the first line.
@@ -302,6 +330,7 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 		cur = st.after
 		total.outcomes = append(total.outcomes, st.res.outcomes...)
 		total.replaced = total.replaced || st.res.replaced
+		total.target = st.res.target
 		total.settled.Waited += st.res.settled.Waited
 		total.settled.Events += st.res.settled.Events
 		total.settled.Quiet = st.res.settled.Quiet

@@ -159,6 +159,7 @@ type stepResult struct {
 	outcomes []string
 	replaced bool
 	settled  settle.Result
+	target   *tree.Node // the node acted on, whose focusing is no news
 }
 
 // step is one action carried out: the snapshots around it and its result.
@@ -237,7 +238,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 		out.Text = fence(out.Text)
 	}
 	t2 := time.Now()
-	st.res.out = out
+	st.res.out, st.res.target = out, target
 	if a.Acts() && !out.Unchanged {
 		st.res.settled = settle.Wait(ctx, w.Events(), s.opt.Settle)
 	}
@@ -384,6 +385,7 @@ func (s *Session) reply(before, after *tree.Snapshot, res stepResult, reads []st
 		r.Text = b.String()
 	default:
 		d := s.diff(before, after)
+		d.DropFocusOn(res.target)
 		d.Prepend(res.outcomes...)
 		r.Text = d.Format(diff.Options{Budget: s.opt.DiffBudget})
 	}

@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/internal/desktoptest"
 	"github.com/canopy-dev/canopy/internal/mcptest"
@@ -63,9 +64,9 @@ func TestFlagship(t *testing.T) {
 
 func flagship(t *testing.T, browserArgs []string, portal bool) {
 	dir := t.TempDir()
-	srv, err := mcp.New(mcp.Options{Desktop: true, Browser: browser.Options{
+	srv, err := mcp.New(mcp.Options{Session: canopy.Config{Desktop: true, Browser: browser.Options{
 		AskDownloads: true, DownloadDir: dir, Args: browserArgs,
-	}})
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func TestPortalDies(t *testing.T) {
 	desktoptest.Use(t, desktoptest.Modes[0])
 	ctx := context.Background()
 	dir := t.TempDir()
-	srv, err := mcp.New(mcp.Options{Desktop: true, Browser: browser.Options{AskDownloads: true, DownloadDir: dir}})
+	srv, err := mcp.New(mcp.Options{Session: canopy.Config{Desktop: true, Browser: browser.Options{AskDownloads: true, DownloadDir: dir}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@
 // freshly loaded page).
 //
 //	go run ./bench/act [-n 5] [-scenario open-modal ...]
-//	go run ./bench/act -audit [-n 9]    # the cost of the audit log: total ms off / on, interleaved
+//	go run ./bench/act -gate [-n 9]    # the cost of the rules (audit log, allowlist): total ms off / on, interleaved
 package main
 
 import (
@@ -17,11 +17,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
-	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/internal/site"
-	"github.com/canopy-dev/canopy/policy"
-	"github.com/canopy-dev/canopy/session"
 	"github.com/canopy-dev/canopy/tokens"
 )
 
@@ -49,11 +47,11 @@ func main() {
 	runs := flag.Int("n", 5, "runs per scenario (the median is printed)")
 	var only []string
 	flag.Func("scenario", "scenario to run, repeatable (default: all)", func(s string) error { only = append(only, s); return nil })
-	withAudit := flag.Bool("audit", false, "compare each action's total time without and with an audit log (runs interleaved)")
+	withGate := flag.Bool("gate", false, "compare each action's total time without and with the rules on: an audit log and a domain allowlist (runs interleaved)")
 	flag.Parse()
 	do := run
-	if *withAudit {
-		do = runAudit
+	if *withGate {
+		do = runGate
 	}
 	if err := do(context.Background(), only, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -66,30 +64,28 @@ type sample struct {
 	text                           string
 }
 
-// start serves the test site and launches a headless browser; stop ends
-// both.
-func start(ctx context.Context) (s *site.Site, b *browser.Browser, stop func(), err error) {
-	if s, err = site.Serve(ctx); err != nil {
-		return nil, nil, nil, err
-	}
-	if b, err = browser.New(ctx, browser.Options{}); err != nil {
-		s.Close()
-		return nil, nil, nil, err
-	}
-	return s, b, func() { b.Close(); s.Close() }, nil
+// open starts a session as cfg says, through the one constructor every
+// surface uses.
+func open(ctx context.Context, cfg canopy.Config) (*canopy.Session, error) {
+	cfg.Session.Surface = "bench"
+	return canopy.Open(ctx, cfg)
 }
 
 func run(ctx context.Context, only []string, runs int) error {
-	s, b, stop, err := start(ctx)
+	s, err := site.Serve(ctx)
 	if err != nil {
 		return err
 	}
-	defer stop()
+	defer s.Close()
+	sess, err := open(ctx, canopy.Config{})
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
 	tok, err := tokens.New()
 	if err != nil {
 		return err
 	}
-	sess := session.New(b.Source(), policy.New(action.Act), session.Options{})
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "scenario\treply tok\treply bytes\tread ms\tact ms\tsettle ms\tdiff ms\ttotal ms\t")
 	for _, sc := range scenarios {
@@ -98,7 +94,7 @@ func run(ctx context.Context, only []string, runs int) error {
 		}
 		var samples []sample
 		for range runs {
-			smp, err := measure(ctx, b, sess, s.URL(sc.page), sc)
+			smp, err := measure(ctx, sess, s.URL(sc.page), sc)
 			if err != nil {
 				return fmt.Errorf("%s: %w", sc.name, err)
 			}
@@ -125,8 +121,8 @@ func run(ctx context.Context, only []string, runs int) error {
 }
 
 // measure loads the page, runs the setup, then times the step.
-func measure(ctx context.Context, b *browser.Browser, sess *session.Session, url string, sc scenario) (sample, error) {
-	if _, err := b.Navigate(ctx, url, 0); err != nil {
+func measure(ctx context.Context, sess *canopy.Session, url string, sc scenario) (sample, error) {
+	if _, err := sess.Run(ctx, action.Action{Kind: action.Navigate, URL: url}); err != nil {
 		return sample{}, err
 	}
 	if sc.setup != "" {
