@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/selector"
@@ -45,6 +46,9 @@ type Policy struct {
 	secrets     map[string]secret // from the secrets file, by lower-case name
 	secretsPath string
 	secretsErr  error
+	keyringSet  bool          // Keyring was given: ask the keyring on keyringAddr ("": none)
+	keyringAddr string        // else: the session bus, as $DBUS_SESSION_BUS_ADDRESS is then
+	keyringWait time.Duration // caps a keyring lookup; 0: keyringTimeout (tests shorten it)
 
 	confirm    *selector.Selector // actions on nodes it matches need a yes
 	confirmErr error
