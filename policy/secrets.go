@@ -150,7 +150,7 @@ func (p *Policy) Secret(ctx context.Context, name, pageURL string) (string, erro
 	case errors.Is(err, errNoKeyring):
 		return "", fmt.Errorf("credential %q is not set anywhere: %s, $%s is not set, and there is %v", name, file, env, err)
 	case errors.Is(err, errLocked):
-		return "", fmt.Errorf("credential %q is in the keyring, but the keyring is locked: unlock it (log in to the desktop session, or unlock the keyring in its app) and try again: %w", name, err)
+		return "", fmt.Errorf("credential %q is in the keyring, but %w: unlock it (log in to the desktop session, or unlock the keyring in its app) and try again", name, errLocked)
 	}
 	return "", fmt.Errorf("credential %q: %w", name, err)
 }
