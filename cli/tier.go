@@ -27,7 +27,7 @@ func (f *policyFlags) registerPolicy(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.allow, "allow", "", allowHelp)
 	fl.StringVar(&f.files, "files", "", "the folder uploads may come from at the act tier (default: the session's downloads folder)")
-	fl.StringSliceVar(&f.apps, "apps", nil, "programs open_app may start at the act tier besides installed desktop applications (repeatable, or comma-separated)")
+	fl.StringSliceVar(&f.apps, "apps", nil, "programs open_app may start at the act tier besides installed desktop applications, by name, path or glob ('zenity,gtk*-widget-factory'); a leading ! denies an application at every tier: open_app refuses it and actions in its windows are refused ('!gnome-terminal,!xterm'); repeatable, or comma-separated; a pattern that does not parse stops the start")
 	fl.StringVar(&f.secrets, "secrets", "", `credentials by name, a JSON file of mode 0600: {"name": "value", "bound": {"value": "…", "origins": ["https://site"]}}`)
 	fl.StringVar(&f.confirm, "confirm", "", `actions on nodes this selector matches need the user's yes, asked through MCP elicitation (e.g. 'name~:/delete|pay|send/')`)
 	fl.StringVar(&f.audit, "audit", "", "append one JSON line per action to this file (created 0600): time, action, target, URL or app, decision, outcome")

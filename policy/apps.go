@@ -2,11 +2,222 @@ package policy
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/tree"
 )
+
+// Apps gives the rules on desktop applications (--apps), one pattern
+// each:
+//
+//   - "zenity", "/opt/tool/bin/tool": a program open_app may start at the
+//     act tier besides the installed desktop applications, with any
+//     arguments; by name (found on $PATH) or by path.
+//   - "gtk*-widget-factory": the same for every program whose name (or,
+//     when the pattern has a "/", whose path) the glob matches, in the
+//     syntax of path.Match.
+//   - "!gnome-terminal", "!xterm", "!gtk4-*": an application denied at
+//     every tier, sensitive included. open_app refuses to start a program
+//     the glob matches (by the name or path as given, or the file it leads
+//     to on $PATH), and every action on a node inside one of its windows
+//     is refused: the application is found in the snapshot by its name on
+//     the desktop, which for most programs is the program's name. Denied
+//     names match case-insensitively; a deny wins over an allow.
+//
+// A pattern that does not parse makes Open fail, naming it.
+func Apps(patterns ...string) Option {
+	return func(p *Policy) {
+		for _, raw := range patterns {
+			pat := strings.TrimSpace(raw)
+			deny := strings.HasPrefix(pat, "!")
+			if deny {
+				pat = strings.TrimSpace(pat[1:])
+			}
+			var err error
+			switch {
+			case pat == "" && !deny:
+				continue
+			case pat == "":
+				err = fmt.Errorf("--apps %q: name the program to deny after the !", raw)
+			default:
+				if _, merr := path.Match(pat, ""); merr != nil {
+					err = fmt.Errorf("--apps %q is not a valid pattern (globs: * ? [a-z]): %w", raw, merr)
+				}
+			}
+			if err != nil {
+				if p.appsErr == nil {
+					p.appsErr = err
+				}
+				continue
+			}
+			if deny {
+				p.deny = append(p.deny, strings.ToLower(pat))
+			} else {
+				p.apps = append(p.apps, pat)
+			}
+		}
+	}
+}
+
+// isGlob reports whether a pattern has glob characters.
+func isGlob(pattern string) bool { return strings.ContainsAny(pattern, `*?[\`) }
+
+// allows reports whether an allow pattern of Apps names command: the same
+// program by name or path, or, for a glob, a program it matches.
+func allows(pattern, command string) bool {
+	if isGlob(pattern) {
+		return globsProgram(pattern, command, false)
+	}
+	return sameProgram(pattern, command)
+}
+
+// globsProgram reports whether the glob matches the program command: its
+// path, as given or as it resolves on $PATH, when the pattern has a "/";
+// else its name, as given or of the file it resolves to. fold compares in
+// lower case (pattern already is).
+func globsProgram(pattern, command string, fold bool) bool {
+	resolved := resolveProgram(command)
+	var names []string
+	if strings.Contains(pattern, "/") {
+		if strings.Contains(command, "/") {
+			if abs, err := filepath.Abs(command); err == nil {
+				names = append(names, abs)
+			}
+		}
+		names = append(names, resolved)
+	} else {
+		names = append(names, filepath.Base(command))
+		if resolved != "" {
+			names = append(names, filepath.Base(resolved))
+		}
+	}
+	for _, n := range names {
+		if fold {
+			n = strings.ToLower(n)
+		}
+		if ok, _ := path.Match(pattern, n); ok && n != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// denied refuses, at every tier, open_app of a program --apps denies (a
+// batch's steps each), and an action on a node in a window of an
+// application it denies: the target, or for keys typed with no target the
+// focused nodes, which is where they go.
+func (p *Policy) denied(a action.Action, r Request) error {
+	if len(p.deny) == 0 {
+		return nil
+	}
+	if err := p.deniedProgram(a); err != nil {
+		return err
+	}
+	if !a.Acts() || r.Page == nil {
+		return nil
+	}
+	nodes := []*tree.Node{r.Node}
+	if r.Node == nil {
+		if a.Kind != action.Press && a.Kind != action.Type {
+			return nil
+		}
+		nodes = nil
+		tree.Walk(r.Page.Root, func(n *tree.Node) bool {
+			if n.States.Has(tree.Focused) {
+				nodes = append(nodes, n)
+			}
+			return true
+		})
+	}
+	for _, n := range nodes {
+		app := appOf(r.Page.Root, n)
+		if app == nil {
+			continue
+		}
+		if pat := p.denies(app.Name); pat != "" {
+			what := string(a.Kind)
+			if r.Target != "" {
+				what += " " + r.Target
+			} else if r.Node == nil {
+				what += " (the keys go to " + tree.Line(n) + ")"
+			}
+			return fmt.Errorf("%s is refused: it is in a window of %s, an application --apps denies (!%s), at every tier: %w", what, app.Name, pat, ErrDenied)
+		}
+	}
+	return nil
+}
+
+// deniedProgram refuses open_app of a program a deny pattern matches.
+func (p *Policy) deniedProgram(a action.Action) error {
+	switch a.Kind {
+	case action.OpenApp:
+		for _, pat := range p.deny {
+			if globsProgram(pat, a.Command, true) || !isGlob(pat) && sameProgram(pat, a.Command) {
+				return fmt.Errorf("open_app %s is refused: --apps denies it (!%s), at every tier: %w", a.Command, pat, ErrDenied)
+			}
+		}
+	case action.Batch:
+		for i, s := range a.Steps {
+			if err := p.deniedProgram(s); err != nil {
+				return fmt.Errorf("step %d: %w", i+1, err)
+			}
+		}
+	}
+	return nil
+}
+
+// denies returns the deny pattern that matches an application's name on
+// the desktop, or "". A pattern with a path matches by its last element.
+func (p *Policy) denies(app string) string {
+	name := strings.ToLower(strings.TrimSpace(app))
+	if name == "" {
+		return ""
+	}
+	for _, pat := range p.deny {
+		if ok, _ := path.Match(path.Base(pat), name); ok {
+			return pat
+		}
+	}
+	return ""
+}
+
+// appOf is the application node that holds n in the tree under root (n
+// itself when it is one), or nil: the nearest "application" on the way
+// from root down to n.
+func appOf(root, n *tree.Node) *tree.Node {
+	var stack []*tree.Node
+	var found *tree.Node
+	var walk func(c *tree.Node) bool
+	walk = func(c *tree.Node) bool {
+		stack = append(stack, c)
+		if c == n {
+			for i := len(stack) - 1; i >= 0; i-- {
+				if stack[i].Role == "application" {
+					found = stack[i]
+					break
+				}
+			}
+			return true
+		}
+		for _, k := range c.Children {
+			if walk(k) {
+				return true
+			}
+		}
+		stack = stack[:len(stack)-1]
+		return false
+	}
+	if root != nil && n != nil {
+		walk(root)
+	}
+	return found
+}
 
 // desktopPrograms lists the programs of the installed desktop applications:
 // the first word of each .desktop entry's Exec line (XDG desktop entries in

@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/selector"
@@ -37,7 +38,10 @@ var ErrDenied = errors.New("not permitted")
 type Policy struct {
 	tier  action.Tier
 	files string   // uploads at act come from here; "" = the session's downloads
-	apps  []string // programs open_app may start at act, besides desktop apps
+	apps  []string // programs (or globs) open_app may start at act, besides desktop apps
+	deny  []string // globs of applications no action may start or touch (--apps '!…')
+	// appsErr is the first --apps pattern that does not parse.
+	appsErr error
 
 	once    sync.Once
 	desktop map[string]bool // programs of installed desktop applications
@@ -45,6 +49,9 @@ type Policy struct {
 	secrets     map[string]secret // from the secrets file, by lower-case name
 	secretsPath string
 	secretsErr  error
+	keyringSet  bool          // Keyring was given: ask the keyring on keyringAddr ("": none)
+	keyringAddr string        // else: the session bus, as $DBUS_SESSION_BUS_ADDRESS is then
+	keyringWait time.Duration // caps a keyring lookup; 0: keyringTimeout (tests shorten it)
 
 	confirm    *selector.Selector // actions on nodes it matches need a yes
 	confirmErr error
@@ -66,13 +73,6 @@ func Files(dir string) Option {
 	}
 }
 
-// Apps names programs open_app may start at the act tier besides the
-// installed desktop applications (--apps): by name ("zenity"), found on
-// $PATH, or by path.
-func Apps(programs ...string) Option {
-	return func(p *Policy) { p.apps = append(p.apps, programs...) }
-}
-
 // New returns a policy that allows actions up to tier, with the rules opts
 // add.
 func New(tier action.Tier, opts ...Option) *Policy {
@@ -83,12 +83,12 @@ func New(tier action.Tier, opts ...Option) *Policy {
 	return p
 }
 
-// Open is New for rules that read files (Secrets): it fails, closed, when
-// one cannot be applied, so no session starts without the rules it was
-// given.
+// Open is New for rules that read files (Secrets) or parse patterns
+// (Apps, Confirm): it fails, closed, when one cannot be applied, so no
+// session starts without the rules it was given.
 func Open(tier action.Tier, opts ...Option) (*Policy, error) {
 	p := New(tier, opts...)
-	if err := errors.Join(p.secretsErr, p.confirmErr); err != nil {
+	if err := errors.Join(p.secretsErr, p.confirmErr, p.appsErr); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -128,6 +128,9 @@ func (p *Policy) Permit(ctx context.Context, r Request) (*Permit, error) {
 			what += " " + r.Target
 		}
 		return nil, fmt.Errorf("%s needs the %s tier; this session allows %s (--allow %s): %w", what, need, p.tier, need, ErrDenied)
+	}
+	if err := p.denied(a, r); err != nil {
+		return nil, err
 	}
 	if err := p.check(a, r.Downloads); err != nil {
 		return nil, err
@@ -191,12 +194,12 @@ func (p *Policy) checkUpload(paths []string, downloads string) error {
 	return nil
 }
 
-// checkApp allows the programs named with Apps, with any arguments, and
+// checkApp allows the programs Apps names or matches, with any arguments, and
 // the programs of installed desktop applications with files and URLs as
 // arguments, as a desktop opens them: an option ("-c", "--x=…") can make a
 // program run a command of the caller's, so it needs the sensitive tier.
 func (p *Policy) checkApp(command string, args []string) error {
-	if slices.ContainsFunc(p.apps, func(a string) bool { return sameProgram(a, command) }) {
+	if slices.ContainsFunc(p.apps, func(a string) bool { return allows(a, command) }) {
 		return nil
 	}
 	p.once.Do(func() { p.desktop = desktopPrograms() })

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -106,34 +107,66 @@ var ErrUnbound = errors.New("credential not bound to this page")
 // Secret resolves the credential name to its value, at the last moment
 // before it is typed into a page at pageURL ("" on the desktop). Agents
 // name credentials; they never see their values (the executor keeps them
-// out of every reply). The secrets file is asked first: a secret bound to
-// origins is typed only into their pages, and nothing else stands in for
-// it. Then the environment: only variables with the CANOPY_SECRET_ prefix
-// can be read, so an agent cannot type out $HOME or a cloud key.
-func (p *Policy) Secret(name, pageURL string) (string, error) {
+// out of every reply). Three sources are asked, in this order, and the
+// first that has the name answers:
+//
+//  1. the secrets file (Secrets);
+//  2. the environment, $CANOPY_SECRET_<NAME>: only variables with that
+//     prefix can be read, so an agent cannot type out $HOME or a cloud
+//     key;
+//  3. the desktop keyring (the Secret Service, see Keyring): the item
+//     whose attribute canopy is the name. It is asked only here, when a
+//     credential is typed, never when the policy is made, and within 5
+//     seconds; a locked keyring is reported, not unlocked.
+//
+// A secret bound to origins (in the file, or by a keyring item's origins
+// attribute) is typed only into their pages, and no later source stands in
+// for it. Errors are one line and never hold a value.
+func (p *Policy) Secret(ctx context.Context, name, pageURL string) (string, error) {
 	env := SecretEnv(name)
 	if env == "" {
 		return "", fmt.Errorf("credential %q: a name is letters, digits, - and _: %w", name, ErrDenied)
 	}
 	if s, ok := p.secrets[strings.ToLower(name)]; ok {
-		if len(s.origins) > 0 && !slices.Contains(s.origins, originOf(pageURL)) {
-			where := originOf(pageURL)
-			if where == "" {
-				where = "a page of no web origin"
-			}
-			return "", fmt.Errorf("credential %q may be typed only into %s, not %s: %w: %w",
-				name, strings.Join(s.origins, ", "), where, ErrUnbound, ErrDenied)
-		}
-		return s.value, nil
+		return s.typedInto(name, pageURL)
 	}
-	v, ok := os.LookupEnv(env)
-	if !ok || v == "" {
-		if p.secretsPath != "" {
-			return "", fmt.Errorf("credential %q is not set (not in %s, and $%s is not set)", name, p.secretsPath, env)
-		}
-		return "", fmt.Errorf("credential %q is not set (set $%s in canopy's environment, or use --secrets FILE)", name, env)
+	if v, ok := os.LookupEnv(env); ok && v != "" {
+		return v, nil
 	}
-	return v, nil
+	file := "no --secrets file"
+	if p.secretsPath != "" {
+		file = "not in " + p.secretsPath
+	}
+	if _, ok := p.keyringBus(); !ok {
+		return "", fmt.Errorf("credential %q is not set: %s, and $%s is not set", name, file, env)
+	}
+	s, err := p.fromKeyring(ctx, name)
+	switch {
+	case err == nil:
+		return s.typedInto(name, pageURL)
+	case errors.Is(err, errNotInKeyring):
+		return "", fmt.Errorf("credential %q is not set anywhere: %s, $%s is not set, and no keyring item has %s=%s (secret-tool store --label=%q %s %s)",
+			name, file, env, keyringName, name, "canopy "+name, keyringName, name)
+	case errors.Is(err, errNoKeyring):
+		return "", fmt.Errorf("credential %q is not set anywhere: %s, $%s is not set, and there is %v", name, file, env, err)
+	case errors.Is(err, errLocked):
+		return "", fmt.Errorf("credential %q is in the keyring, but %w: unlock it (log in to the desktop session, or unlock the keyring in its app) and try again", name, errLocked)
+	}
+	return "", fmt.Errorf("credential %q: %w", name, err)
+}
+
+// typedInto is the secret's value when it may be typed into a page at
+// pageURL: anywhere when unbound, else only into its origins.
+func (s secret) typedInto(name, pageURL string) (string, error) {
+	if len(s.origins) > 0 && !slices.Contains(s.origins, originOf(pageURL)) {
+		where := originOf(pageURL)
+		if where == "" {
+			where = "a page of no web origin"
+		}
+		return "", fmt.Errorf("credential %q may be typed only into %s, not %s: %w: %w",
+			name, strings.Join(s.origins, ", "), where, ErrUnbound, ErrDenied)
+	}
+	return s.value, nil
 }
 
 // SecretEnv is the environment variable of the credential name, or "" when

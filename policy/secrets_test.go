@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ func TestSecretsFile(t *testing.T) {
 		{"bank", "http://127.0.0.1:8081/", "", true},
 		{"bank", "", "", true},
 	} {
-		v, err := p.Secret(c.name, c.page)
+		v, err := p.Secret(context.Background(), c.name, c.page)
 		if v != c.want || errors.Is(err, ErrUnbound) != c.unbound {
 			t.Errorf("Secret(%q, %q) = %q, %v", c.name, c.page, v, err)
 		}
@@ -54,15 +55,15 @@ func TestSecretsFile(t *testing.T) {
 		}
 	}
 	t.Setenv("CANOPY_SECRET_FROM_ENV", "e-value")
-	if v, err := p.Secret("from-env", "https://x.example"); v != "e-value" || err != nil {
+	if v, err := p.Secret(context.Background(), "from-env", "https://x.example"); v != "e-value" || err != nil {
 		t.Errorf("a name the file lacks, from the environment: %q, %v", v, err)
 	}
-	if _, err := p.Secret("missing", ""); err == nil || !strings.Contains(err.Error(), "secrets.json") || !strings.Contains(err.Error(), "CANOPY_SECRET_MISSING") {
+	if _, err := p.Secret(context.Background(), "missing", ""); err == nil || !strings.Contains(err.Error(), "secrets.json") || !strings.Contains(err.Error(), "CANOPY_SECRET_MISSING") {
 		t.Errorf("a missing secret: %v", err)
 	}
 	// Bound in the file, set in the environment too: the binding holds.
 	t.Setenv("CANOPY_SECRET_BANK", "env-bank")
-	if v, err := p.Secret("bank", "https://evil.example"); v != "" || !errors.Is(err, ErrUnbound) {
+	if v, err := p.Secret(context.Background(), "bank", "https://evil.example"); v != "" || !errors.Is(err, ErrUnbound) {
 		t.Errorf("the environment stood in for a bound secret: %q, %v", v, err)
 	}
 

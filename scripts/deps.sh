@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what canopy and its tests need on Debian/Ubuntu: Chromium (the
 # browser canopy drives); with CANOPY_WITH_DESKTOP=1 the desktop's parts
-# (Xvfb, D-Bus, AT-SPI); for the tests all of that and GTK apps, and python3-doc (a real page the
+# (Xvfb, D-Bus, AT-SPI); for the tests all of that, GTK apps, gnome-keyring, and python3-doc (a real page the
 # tests read), Node.js and the official TypeScript MCP SDK (the MCP client
 # of the end-to-end tests), which goes to $CANOPY_NODE_DIR (default
 # ~/.cache/canopy-node), outside the repository.
@@ -45,6 +45,9 @@ if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ]; then
   # zenity's dependencies, but not with --no-install-recommends: the tests
   # run the flows with it and without it, so it is installed explicitly.
   installed xdg-desktop-portal-gtk || need+=(xdg-desktop-portal-gtk)
+  # The desktop keyring (Secret Service): the credential tests store items
+  # in a gnome-keyring-daemon on a private bus.
+  command -v gnome-keyring-daemon >/dev/null 2>&1 || need+=(gnome-keyring)
 fi
 if ! command -v go >/dev/null 2>&1; then
   echo "canopy: Go is missing: install Go 1.26 or later from https://go.dev/dl/" >&2

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"context"
+
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/tree"
 )
@@ -8,11 +10,11 @@ import (
 // credential resolves a's credential, if it names one, into the text to
 // type into target, and remembers the value's shapes and the field so no
 // reply, error or audit line ever shows it.
-func (s *Session) credential(a action.Action, target *tree.Node, page *tree.Snapshot) (action.Action, error) {
+func (s *Session) credential(ctx context.Context, a action.Action, target *tree.Node, page *tree.Snapshot) (action.Action, error) {
 	if a.Credential == "" {
 		return a, nil
 	}
-	v, err := s.policy.Secret(a.Credential, pageURL(page, target))
+	v, err := s.policy.Secret(ctx, a.Credential, pageURL(page, target))
 	if err != nil {
 		return a, err
 	}

@@ -202,7 +202,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	if err != nil {
 		return nil, err
 	}
-	if a, err = s.credential(a, target, st.before); err != nil {
+	if a, err = s.credential(ctx, a, target, st.before); err != nil {
 		return nil, err
 	}
 	if err := actionable(a, target); err != nil {
