@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,9 +17,11 @@ import (
 type mcpFlags struct {
 	browserFlags
 	policyFlags
-	http    string
-	token   string
-	desktop bool
+	http        string
+	token       string
+	desktop     bool
+	maxSessions int
+	idle        time.Duration
 }
 
 func newMCPCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -55,6 +58,8 @@ download's Save dialog is one more window (--downloads ask).`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.http, "http", "", "serve streamable HTTP on this address (PORT or HOST:PORT) instead of stdio")
 	fl.StringVar(&f.token, "token", "", "bearer token for --http (default: $CANOPY_TOKEN, else generated)")
+	fl.IntVar(&f.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "with --http, the most MCP sessions served at once (each has its own browser)")
+	fl.DurationVar(&f.idle, "idle-timeout", mcp.DefaultIdleTimeout, "with --http, close a session (and its browser) after this long without a request")
 	fl.BoolVar(&f.desktop, "desktop", false, "serve the desktop too (AT-SPI), with the browser headful on it; starts a virtual desktop when there is no DISPLAY")
 	return cmd
 }
@@ -83,7 +88,8 @@ func runMCP(ctx context.Context, f mcpFlags, stdin io.Reader, stdout, stderr io.
 		cfg.AuditFile, cfg.Session.Audit = "", log
 	}
 	cfg.Session.Surface = "mcp"
-	srv, err := mcp.New(mcp.Options{Session: cfg, Version: version, Logger: cfg.Browser.Logger})
+	srv, err := mcp.New(mcp.Options{Session: cfg, Version: version, Logger: cfg.Browser.Logger,
+		MaxSessions: f.maxSessions, IdleTimeout: f.idle})
 	if err != nil {
 		return err
 	}

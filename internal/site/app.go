@@ -102,3 +102,18 @@ document.getElementById('filter').addEventListener('input', function () {
 `)
 	b.Flush() // An error means the client went away; nothing to do.
 }
+
+// serveCookie writes /cookie?set=V: a page that sets the cookie "who" to V
+// when given, and shows the cookie the browser sent — for tests that two
+// sessions do not share cookies.
+func serveCookie(w http.ResponseWriter, r *http.Request) {
+	sent := "(none)"
+	if c, err := r.Cookie("who"); err == nil {
+		sent = c.Value
+	}
+	if v := r.URL.Query().Get("set"); v != "" {
+		http.SetCookie(w, &http.Cookie{Name: "who", Value: v, Path: "/"})
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprintf(w, "<title>Cookie</title><h1>cookie sent: %s</h1>", html.EscapeString(sent))
+}

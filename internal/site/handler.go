@@ -54,6 +54,7 @@ func newHandler(primary, cross string) (http.Handler, error) {
 	mux.HandleFunc("GET /download/named", serveNamed)
 	mux.HandleFunc("GET /download/links", serveNamedLinks)
 	mux.HandleFunc("GET /hang", serveHang)
+	mux.HandleFunc("GET /cookie", serveCookie)
 	mux.Handle("GET /pydoc/", pyDocHandler())
 	return noStore(mux), nil
 }
