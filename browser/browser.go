@@ -295,18 +295,24 @@ func runWithin(ctx context.Context, tabCtx context.Context) error {
 // opened it, and stops a browser that canopy launched (removing its
 // temporary profile). It is safe to call more than once.
 func (b *Browser) Close() error {
+	// Cancel outside the lock: a cancel waits for chromedp's goroutines,
+	// and an event listener among them may be waiting for the lock.
+	var cancels []context.CancelFunc
 	b.mu.Lock()
 	for id, f := range b.frames {
-		f.cancel()
+		cancels = append(cancels, f.cancel)
 		delete(b.frames, id)
 	}
 	for _, t := range b.tabs {
 		if t.cancel != nil {
-			t.cancel()
+			cancels = append(cancels, t.cancel)
 		}
 	}
 	b.tabs, b.cur = nil, nil
 	b.mu.Unlock()
+	for _, cancel := range cancels {
+		cancel()
+	}
 	if b.cancelTab != nil {
 		if b.launched && b.browserCtx != nil {
 			_ = chromedp.Cancel(b.browserCtx) // graceful close, waits for the profile to go

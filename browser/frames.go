@@ -126,12 +126,16 @@ func (b *Browser) frameSession(ctx context.Context, id target.ID) (*chromedp.Tar
 
 // dropGoneFrames detaches from frame targets that no longer exist.
 func (b *Browser) dropGoneFrames(live map[target.ID]bool) {
+	var gone []*frameSession
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	for id, fs := range b.frames {
 		if !live[id] {
-			fs.cancel()
+			gone = append(gone, fs)
 			delete(b.frames, id)
 		}
+	}
+	b.mu.Unlock()
+	for _, fs := range gone { // outside the lock, as in Close
+		fs.cancel()
 	}
 }

@@ -1,0 +1,225 @@
+package canopy_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/canopy-dev/canopy"
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/cli"
+	"github.com/canopy-dev/canopy/internal/mcptest"
+	"github.com/canopy-dev/canopy/internal/site"
+	"github.com/canopy-dev/canopy/mcp"
+	"github.com/canopy-dev/canopy/policy"
+)
+
+// gateCase is one action the table test runs at every tier through every
+// path: as a step (canopy do and the library, parsed from step), as an MCP
+// tool call and as a one-step MCP batch (tool, args; "" when the kind has
+// no tool of its own). need is the tier SPEC §6 says it needs, written
+// out here rather than asked of the code under test.
+type gateCase struct {
+	step string
+	tool string
+	args map[string]any
+	need action.Tier
+}
+
+// gateCases covers every action kind, and each attempt of issue 13's list
+// of holes: script and local URLs, a program that is not a desktop
+// application, uploads from outside the files folder.
+func gateCases(s *site.Site, files, tmp string) []gateCase {
+	page := s.URL("/login.html")
+	inFiles := filepath.Join(files, "upload.txt")
+	ran := filepath.Join(tmp, "ran")
+	return []gateCase{
+		{`snapshot`, "snapshot", nil, action.Observe},
+		{`find id:news`, "find", map[string]any{"target": "id:news"}, action.Observe},
+		{`wait id:news`, "wait", map[string]any{"target": "id:news", "timeout_ms": 500}, action.Observe},
+		{`extract text`, "extract", map[string]any{"format": "text"}, action.Observe},
+		{`extract form`, "extract", map[string]any{"format": "form"}, action.Observe},
+		{fmt.Sprintf(`screenshot %q`, filepath.Join(tmp, "s.png")), "screenshot", map[string]any{}, action.Observe},
+		{`tabs list`, "tabs", map[string]any{"action": "list"}, action.Observe},
+		{`click id:news`, "click", map[string]any{"target": "id:news"}, action.Act},
+		{`double_click id:dbl`, "click", map[string]any{"target": "id:dbl", "count": 2}, action.Act},
+		{`hover id:hover`, "hover", map[string]any{"target": "id:hover"}, action.Act},
+		{`type id:q "x"`, "type", map[string]any{"target": "id:q", "text": "x"}, action.Act},
+		{`press id:q Enter`, "press", map[string]any{"target": "id:q", "keys": "Enter"}, action.Act},
+		{`select id:region "Asia"`, "select", map[string]any{"target": "id:region", "option": "Asia"}, action.Act},
+		{`check id:news`, "check", map[string]any{"target": "id:news"}, action.Act},
+		{`uncheck id:news`, "check", map[string]any{"target": "id:news", "checked": false}, action.Act},
+		{`set_value id:volume "30"`, "", nil, action.Act},
+		{`scroll down 100`, "scroll", map[string]any{"direction": "down", "amount": 100}, action.Act},
+		{`drag id:card "id:drop"`, "drag", map[string]any{"from": "id:card", "to": "id:drop"}, action.Act},
+		{fmt.Sprintf(`upload id:file %q`, inFiles), "upload", map[string]any{"target": "id:file", "paths": []any{inFiles}}, action.Act},
+		{fmt.Sprintf(`navigate %q`, page), "navigate", map[string]any{"url": page}, action.Act},
+		{`back`, "navigate", map[string]any{"action": "back"}, action.Act},
+		{fmt.Sprintf(`tabs new %q`, page), "tabs", map[string]any{"action": "new", "url": page}, action.Act},
+		{`dialog accept`, "dialog", map[string]any{"accept": true}, action.Act},
+		{`evaluate "document.title"`, "evaluate", map[string]any{"script": "document.title"}, action.Sensitive},
+		{`activate app:mousepad`, "", nil, action.Act},
+		{`open_app mousepad`, "", nil, action.Act},
+		// The holes: scripts and local pages need sensitive, however spelled.
+		{`navigate "javascript:document.title='pwned'//://"`, "navigate", map[string]any{"url": "javascript:document.title='pwned'//://"}, action.Sensitive},
+		{`navigate " JavaScript:void(0)"`, "navigate", map[string]any{"url": " JavaScript:void(0)"}, action.Sensitive},
+		{`tabs new "javascript:document.title='pwned'"`, "tabs", map[string]any{"action": "new", "url": "javascript:document.title='pwned'"}, action.Sensitive},
+		{`navigate "data:text/html,<title>pwned</title>"`, "navigate", map[string]any{"url": "data:text/html,<title>pwned</title>"}, action.Sensitive},
+		{`navigate "file:///etc/passwd"`, "navigate", map[string]any{"url": "file:///etc/passwd"}, action.Sensitive},
+		{`navigate "view-source:` + page + `"`, "navigate", map[string]any{"url": "view-source:" + page}, action.Sensitive},
+		{`navigate "chrome://version"`, "navigate", map[string]any{"url": "chrome://version"}, action.Sensitive},
+		{`upload id:file "/etc/shadow"`, "upload", map[string]any{"target": "id:file", "paths": []any{"/etc/shadow"}}, action.Sensitive},
+		{`upload id:file "/nonexistent/shadow"`, "upload", map[string]any{"target": "id:file", "paths": []any{"/nonexistent/shadow"}}, action.Sensitive},
+		{fmt.Sprintf(`open_app sh "-c" "touch %s"`, ran), "", nil, action.Sensitive},
+	}
+}
+
+// refusal matches the policy's one-line tier refusal.
+var refusal = regexp.MustCompile(`needs the (observe|act|sensitive) tier`)
+
+// TestGateEveryPath runs every action kind at every tier through every
+// path an agent has — the library, an MCP tool call, an MCP batch, canopy
+// do — against a real Chromium, and checks that each is refused exactly
+// when its tier is above the session's: no bypass, no false refusal.
+func TestGateEveryPath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives Chromium")
+	}
+	ctx := context.Background()
+	s, err := site.Serve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	files, tmp := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(files, "upload.txt"), []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	widgets := s.URL("/widgets.html")
+	cases := gateCases(s, files, tmp)
+	rules := []policy.Option{policy.Files(files)}
+	check := func(t *testing.T, path string, c gateCase, tier action.Tier, refused bool, reply string) {
+		t.Helper()
+		if want := c.need > tier; refused != want {
+			t.Errorf("%s at %s via %s: refused=%v, want %v: %s", c.step, tier, path, refused, want, firstLine(reply))
+		}
+	}
+	for _, tier := range []action.Tier{action.Observe, action.Act, action.Sensitive} {
+		t.Run(tier.String(), func(t *testing.T) {
+			// The library.
+			sess, err := canopy.Open(ctx, canopy.Config{Allow: tier, Rules: rules})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sess.Close()
+			for _, c := range cases {
+				if _, err := sess.Browser().Navigate(ctx, widgets, 0); err != nil {
+					t.Fatal(err)
+				}
+				steps, err := action.ParseSteps(c.step)
+				if err != nil {
+					t.Fatalf("%s: %v", c.step, err)
+				}
+				_, err = sess.Run(ctx, steps[0])
+				check(t, "the library", c, tier, err != nil && refusal.MatchString(err.Error()), fmt.Sprint(err))
+			}
+
+			// MCP: each tool called alone, and as a one-step batch.
+			srv, err := mcp.New(mcp.Options{Session: canopy.Config{Allow: tier, Rules: rules}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			cs := mcptest.Connect(t, srv.SDK())
+			for _, c := range cases {
+				if c.tool == "" {
+					continue
+				}
+				if tier >= action.Act {
+					mcptest.Call(t, cs, "navigate", map[string]any{"url": widgets})
+				}
+				text, isErr := mcptest.Call(t, cs, c.tool, c.args)
+				check(t, "an MCP call", c, tier, isErr && refusal.MatchString(text), text)
+				if tier >= action.Act {
+					mcptest.Call(t, cs, "navigate", map[string]any{"url": widgets})
+				}
+				text, isErr = mcptest.Call(t, cs, "batch", map[string]any{"steps": []any{map[string]any{"tool": c.tool, "args": c.args}}})
+				check(t, "an MCP batch", c, tier, isErr && refusal.MatchString(text), text)
+			}
+
+			// canopy do: the page it opens with is a navigate, which
+			// observe refuses; above it, each refused step is refused.
+			allow := "--allow=" + tier.String()
+			if tier == action.Observe {
+				code, _, errs := runCLI(t, "do", allow, widgets, "snapshot")
+				if code == 0 || !refusal.MatchString(errs) {
+					t.Errorf("canopy do at observe loaded its page: exit %d, %q", code, errs)
+				}
+				return
+			}
+			for _, c := range cases {
+				if c.need <= tier {
+					continue
+				}
+				code, out, errs := runCLI(t, "do", allow, "--files", files, widgets, c.step)
+				check(t, "canopy do", c, tier, code != 0 && refusal.MatchString(errs), errs+out)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "ran")); err == nil {
+		t.Errorf("open_app ran sh below the sensitive tier")
+	}
+}
+
+// TestUploadNoOracle: a refused upload says the same whether the file
+// exists or not: the policy judges the path before anything is looked up.
+func TestUploadNoOracle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives Chromium")
+	}
+	ctx := context.Background()
+	s, err := site.Serve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sess, err := canopy.Open(ctx, canopy.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if _, err := sess.Run(ctx, action.Action{Kind: action.Navigate, URL: s.URL("/widgets.html")}); err != nil {
+		t.Fatal(err)
+	}
+	msg := func(path string) string {
+		_, err := sess.Run(ctx, action.Action{Kind: action.Upload, Target: "id:file", Paths: []string{path}})
+		if err == nil {
+			t.Fatalf("upload %s at act: allowed", path)
+		}
+		return strings.ReplaceAll(err.Error(), path, "PATH")
+	}
+	if a, b := msg("/etc/passwd"), msg("/nonexistent/passwd"); a != b {
+		t.Errorf("refusals differ by whether the file exists:\n%s\n%s", a, b)
+	}
+}
+
+// runCLI runs canopy's CLI in-process.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	code = cli.Main(ctx, args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
