@@ -16,7 +16,7 @@ import (
 
 // snapshot reads the view, optionally scoped to one node.
 func (s *Session) snapshot(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.gate(ctx, a, nil, nil); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	t0 := time.Now()
@@ -53,7 +53,7 @@ func Scoped(s *tree.Snapshot, n *tree.Node) *tree.Snapshot {
 // find lists the nodes a selector matches, with refs; with no match, the
 // closest candidates.
 func (s *Session) find(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.gate(ctx, a, nil, nil); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	sel, err := selector.Parse(a.Target)
@@ -86,7 +86,7 @@ const defaultWait = 10 * time.Second
 // only when the source reports activity. The reply is what changed while
 // waiting.
 func (s *Session) wait(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.gate(ctx, a, nil, nil); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	limit := a.Timeout
@@ -257,7 +257,7 @@ func urlMatcher(p string) (func(string) bool, error) {
 // is one diff for the whole batch. It stops at the first failing step and
 // returns the diff so far with a *StepError.
 func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.gate(ctx, a, nil, nil); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	first, err := s.read(ctx)
@@ -351,7 +351,7 @@ func formExtract(a action.Action) bool {
 // extractForm lists form controls and their values from the tree (never a
 // protected value).
 func (s *Session) extractForm(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.gate(ctx, a, nil, nil); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	snap, err := s.read(ctx)
