@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/settle"
 )
 
 // interceptor enforces --domains (Options.Domains) on every document the
@@ -121,11 +122,13 @@ func (i *interceptor) onEvent(ev any) {
 		u = e.Request.URL
 	}
 	err := i.domains.Allows(u)
-	var w *watch
+	w := i.b.currentWatch()
 	if err != nil {
-		w = i.b.currentWatch()
 		w.refuseURL(u)
 	}
+	// The action does not settle while a document waits for canopy's
+	// answer (a popup's, in a tab the action's watch does not follow).
+	w.send(settle.Event{Kind: settle.Busy, Key: "fetch:" + string(e.RequestID)})
 	go i.answer(e, u, err, w)
 }
 
@@ -133,6 +136,7 @@ func (i *interceptor) onEvent(ev any) {
 // noting it (for Navigate) and reporting it to the watch of the action in
 // progress when it was paused (w, or nil between actions).
 func (i *interceptor) answer(e *fetch.EventRequestPaused, u string, err error, w *watch) {
+	defer w.send(settle.Event{Kind: settle.Idle, Key: "fetch:" + string(e.RequestID)})
 	c := chromedp.FromContext(i.b.browserCtx)
 	if c == nil || c.Browser == nil {
 		return
