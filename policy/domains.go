@@ -355,7 +355,13 @@ func (p *Policy) checkDomains(r Request) error {
 	if !r.Action.Acts() || r.Page == nil {
 		return nil
 	}
-	for _, n := range []*tree.Node{r.Node, r.To} {
+	node := r.Node
+	if node == nil && (r.Action.Kind == action.Press || r.Action.Kind == action.Scroll) {
+		// Keys go to the focused element, a scroll to the page: judge
+		// where the input lands.
+		node = focused(r.Page)
+	}
+	for _, n := range []*tree.Node{node, r.To} {
 		if n == nil {
 			continue
 		}
@@ -442,6 +448,18 @@ func (p *Policy) refusedDocument(page *tree.Snapshot, target *tree.Node) (string
 		}
 	}
 	return "", false, nil
+}
+
+// focused is the snapshot's focused node, or its root.
+func focused(page *tree.Snapshot) *tree.Node {
+	n := page.Root
+	tree.Walk(page.Root, func(x *tree.Node) bool {
+		if x.States.Has(tree.Focused) {
+			n = x
+		}
+		return true
+	})
+	return n
 }
 
 // trimScheme drops http:// and https:// from a URL for a message.

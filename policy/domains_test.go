@@ -215,6 +215,15 @@ func TestDomainsFrames(t *testing.T) {
 	if _, err := p.Permit(ctx, Request{Action: drag, Node: outside, To: inside, Page: page}); !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), `drag to button "Inside" e3`) {
 		t.Errorf("drag into the refused frame: %v", err)
 	}
+	press := action.Action{Kind: action.Press, Keys: "Enter"}
+	if _, err := p.Permit(ctx, Request{Action: press, Page: page}); err != nil {
+		t.Errorf("a key on the page, nothing focused: %v", err)
+	}
+	inside.States |= tree.Focused
+	if _, err := p.Permit(ctx, Request{Action: press, Page: page}); !errors.Is(err, ErrDenied) {
+		t.Errorf("a key to the focused element inside the refused frame: %v", err)
+	}
+	inside.States &^= tree.Focused
 	read := action.Action{Kind: action.Extract, Target: "e3"}
 	if _, err := p.Permit(ctx, Request{Action: read, Node: inside, Page: page}); err != nil {
 		t.Errorf("reading inside the refused frame: %v", err)
@@ -229,6 +238,12 @@ func TestDomainsFrames(t *testing.T) {
 	if _, err := p.Permit(ctx, Request{Action: click, Node: outside, Page: errPage}); !errors.Is(err, ErrDenied) ||
 		!strings.Contains(err.Error(), "inside a page from 127.0.0.2:8080/x") {
 		t.Errorf("click on a refused page: %v", err)
+	}
+	if _, err := p.Permit(ctx, Request{Action: action.Action{Kind: action.Scroll, Direction: "down"}, Page: errPage}); !errors.Is(err, ErrDenied) {
+		t.Errorf("scrolling a refused page: %v", err)
+	}
+	if _, err := p.Permit(ctx, Request{Action: action.Action{Kind: action.Navigate, Nav: "back"}, Page: errPage}); err != nil {
+		t.Errorf("going back from a refused page: %v", err)
 	}
 	bare := &tree.Snapshot{Header: tree.Header{Kind: "tab", URL: "http://127.0.0.2:8080/"}, Root: &tree.Node{Role: tree.RoleDocument, Children: []*tree.Node{outside}}}
 	if _, err := p.Permit(ctx, Request{Action: click, Node: outside, Page: bare}); !errors.Is(err, ErrDenied) {
