@@ -41,8 +41,9 @@ type Config struct {
 	// launches and observe when attached to one it did not start (SPEC §6).
 	Allow action.Tier
 	// Rules are the session's other rules: policy.Files, policy.Apps,
-	// policy.Secrets, policy.Confirm… A rule that cannot be applied (a
-	// secrets file others can read, a bad pattern) stops Open.
+	// policy.Domains, policy.Secrets, policy.Keyring, policy.Confirm. A
+	// rule that cannot be applied (a secrets file others can read, a bad
+	// pattern) stops Open.
 	Rules []policy.Option
 	// AuditFile, when set, receives one JSON line per action (created
 	// 0600, appended to); Close closes it. A log shared by several
@@ -107,6 +108,10 @@ func Open(ctx context.Context, cfg Config) (*Session, error) {
 	if bopt.Logger == nil {
 		bopt.Logger = sopt.Logger
 	}
+	// The browser judges every document request against --domains
+	// (redirects, frames, popups), beyond the policy's own check of the
+	// URLs actions name.
+	bopt.Domains = pol.Domains()
 	sctx, cancel := context.WithTimeout(ctx, StartTimeout)
 	defer cancel()
 	var src session.Source

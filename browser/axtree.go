@@ -51,8 +51,9 @@ func (d *axDoc) key(id cdp.BackendNodeID) string {
 }
 
 // grafter returns the converted content of the frame that the <iframe>
-// element with backend id owner (in doc's target) shows, or nil.
-type grafter func(doc *axDoc, owner cdp.BackendNodeID) []*tree.Node
+// element with backend id owner (in doc's target) shows, or nil, and the
+// URL of the frame's document (frameInfo.document), or "".
+type grafter func(doc *axDoc, owner cdp.BackendNodeID) ([]*tree.Node, string)
 
 // convert turns n and its subtree into tree nodes. An ignored node (a layout
 // wrapper, a hidden element) yields its converted children, so hidden
@@ -102,7 +103,7 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 		}
 	}
 	if role == tree.RoleFrame && graft != nil {
-		kids = graft(d, n.BackendDOMNodeID)
+		kids, t.Frame = graft(d, n.BackendDOMNodeID)
 	}
 	t.Children = kids
 	if dn != nil && (dn.clickable || dn.pointer) && dn.tag != "label" && clickCandidate(t) {

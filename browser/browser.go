@@ -34,6 +34,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
+	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/tree"
 )
 
@@ -79,6 +80,11 @@ type Options struct {
 	// tree; nil makes the browser its own. A shared table is never reset on
 	// a new document, since other sources' refs live in it too.
 	Refs *tree.Refs
+	// Domains is the session's --domains list (policy.Policy.Domains): the
+	// browser fails every document request it refuses, in every tab and
+	// frame, and reports it as an outcome line. nil loads anything. When
+	// the browser cannot intercept requests, New fails.
+	Domains *policy.DomainList
 }
 
 // Browser is one connection to Chromium and the current tab. Its refs stay
@@ -106,6 +112,8 @@ type Browser struct {
 	sinkMu sync.Mutex
 	sink   *watch // the watch of the action in progress, nil between actions
 
+	interceptor *interceptor // enforces Options.Domains; nil without
+
 	downloadDir    string
 	ownDownloadDir bool     // canopy made downloadDir and removes it
 	askDownloads   bool     // the browser shows its Save dialog
@@ -130,6 +138,9 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 		err = b.attach(ctx, opt.CDP)
 	} else {
 		err = b.launch(ctx, opt)
+	}
+	if err == nil {
+		err = b.intercept(ctx, opt.Domains) // before canopy loads anything
 	}
 	if err == nil {
 		err = b.startTabs(ctx)

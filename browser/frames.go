@@ -36,11 +36,21 @@ type frameInfo struct {
 	id       cdp.FrameID
 	parent   cdp.FrameID       // "" for the main frame
 	url      string            // the frame's document URL
+	failed   string            // the URL an error page stands for, or ""
 	session  *chromedp.Target  // the target whose renderer holds the frame
 	target   target.ID         // that target's id
 	ownerIn  *chromedp.Target  // the target that holds the parent frame (and the <iframe>)
 	ownerTID target.ID         // its id
 	owner    cdp.BackendNodeID // the <iframe> element, in ownerIn; filled later
+}
+
+// document is the URL of the document the frame shows, as --domains judges
+// it: for the browser's error page, the URL that failed to load.
+func (f *frameInfo) document() string {
+	if f.failed != "" {
+		return f.failed
+	}
+	return f.url
 }
 
 // discoverFrames lists every frame of the tab: the frames of the tab's own
@@ -56,7 +66,7 @@ func (b *Browser) discoverFrames(ctx context.Context, tab *chromedp.Target, tabI
 	where := map[cdp.FrameID]*frameInfo{}
 	var add func(t *page.FrameTree, parent cdp.FrameID, s *chromedp.Target, tid target.ID)
 	add = func(t *page.FrameTree, parent cdp.FrameID, s *chromedp.Target, tid target.ID) {
-		f := &frameInfo{id: t.Frame.ID, parent: parent, url: t.Frame.URL, session: s, target: tid}
+		f := &frameInfo{id: t.Frame.ID, parent: parent, url: t.Frame.URL, failed: t.Frame.UnreachableURL, session: s, target: tid}
 		if p := where[parent]; p != nil {
 			f.ownerIn, f.ownerTID = p.session, p.target
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -39,7 +40,9 @@ func (l Load) Note() string {
 // Navigate loads url in the current tab and waits for its load event, up to
 // limit (0 = DefaultLoadTimeout). A page that does not finish in time is not
 // an error: Load.Loading says so and the caller notes it. A URL that cannot
-// be loaded is an error wrapping ErrNavigation.
+// be loaded is an error wrapping ErrNavigation; one that Options.Domains
+// refuses, itself or at a redirect hop, an error wrapping policy.ErrDenied
+// that says so.
 func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration) (Load, error) {
 	url = action.NormalizeURL(url)
 	c := chromedp.FromContext(b.tabCtx())
@@ -50,6 +53,9 @@ func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration)
 	defer cancel()
 	loaded := chromedp.Events(wctx, page.LoadEventFired) // subscribe before navigating
 	start := time.Now()
+	if t := b.curTab(); t != nil {
+		b.interceptor.forget(cdp.FrameID(t.id)) // a tab's main frame has its target's id
+	}
 	res, err := chromedp.Call(wctx, page.Navigate, page.NavigateParams{URL: url})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -63,6 +69,9 @@ func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration)
 		return Load{}, fmt.Errorf("navigate to %s: %w: %w", url, ErrNavigation, err)
 	}
 	if res.ErrorText != "" {
+		if err := b.refusedNavigation(res.FrameID, url); err != nil {
+			return Load{}, err // --domains refused it, or a redirect hop
+		}
 		return Load{}, fmt.Errorf("cannot load %s: %s: %w", url, res.ErrorText, ErrNavigation)
 	}
 	if res.LoaderID == "" {

@@ -240,16 +240,16 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 		return d
 	}
 	var graft grafter
-	graft = func(parent *axDoc, owner cdp.BackendNodeID) []*tree.Node {
+	graft = func(parent *axDoc, owner cdp.BackendNodeID) ([]*tree.Node, string) {
 		fr := byOwner[ownerKey{parent.target, owner}]
 		if fr == nil {
-			return nil
+			return nil, ""
 		}
 		if f.docs[fr.id] == nil {
 			if err := f.errs[fr.id]; err != nil && !errors.Is(err, context.Canceled) {
 				notes = append(notes, "frame "+fr.url+" went away during the snapshot")
 			}
-			return nil
+			return nil, fr.document()
 		}
 		// The child document starts at the <iframe>'s content box.
 		dx, dy := parent.dx, parent.dy
@@ -263,7 +263,7 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 		}
 		d := doc(fr, dx, dy)
 		if d.root == nil {
-			return nil
+			return nil, fr.document()
 		}
 		var out []*tree.Node
 		for _, n := range d.convert(d.root, graft) {
@@ -273,7 +273,7 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 				out = append(out, n)
 			}
 		}
-		return out
+		return out, fr.document()
 	}
 	md := doc(main, 0, 0)
 	root := &tree.Node{Role: tree.RoleDocument}
@@ -284,6 +284,7 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 			root.Children = conv
 		}
 	}
+	root.Frame = main.document()
 	tree.Clean(root)
 	b.newDocument(root.Key)
 	b.refs.Assign(root)

@@ -97,8 +97,8 @@ func (b *Browser) curIndex() int {
 // tabURLKnown fills in the URL of a tab that opened blank (a link with
 // target=_blank opens about:blank first) in the action's outcome line.
 func (b *Browser) tabURLKnown(info *target.Info, w *watch) {
-	if info.URL == "" || info.URL == "about:blank" {
-		return
+	if info.URL == "" || info.URL == "about:blank" || w.wasRefused(info.URL) {
+		return // a refused URL: the tab shows the browser's error page
 	}
 	b.mu.Lock()
 	n := 0
@@ -128,7 +128,7 @@ func (b *Browser) tabOpened(info *target.Info, w *watch) {
 	n := len(b.tabs)
 	b.mu.Unlock()
 	line := fmt.Sprintf("opened tab %d", n)
-	if info.URL != "" && info.URL != "about:blank" {
+	if info.URL != "" && info.URL != "about:blank" && !w.wasRefused(info.URL) {
 		line += " " + trimScheme(info.URL)
 	}
 	w.outcome(line + fmt.Sprintf(" (tabs switch %d)", n))
@@ -194,10 +194,23 @@ func (b *Browser) attachTab(ctx context.Context, t *tab) error {
 	if t.ctx != nil {
 		return nil
 	}
-	tctx, cancel := chromedp.NewContext(b.browserCtx, chromedp.WithTargetID(t.id), chromedp.WithDetachOnCancel())
-	if err := runWithin(ctx, tctx); err != nil {
+	var tctx context.Context
+	var cancel context.CancelFunc
+	var err error
+	// Attaching evaluates in the page; a tab that commits its document
+	// just then (a new tab, a popup, still loading) has no execution
+	// context for a moment. The next attempt finds the new one.
+	const attempts = 5
+	for i := range attempts {
+		tctx, cancel = chromedp.NewContext(b.browserCtx, chromedp.WithTargetID(t.id), chromedp.WithDetachOnCancel())
+		if err = runWithin(ctx, tctx); err == nil {
+			break
+		}
 		cancel()
-		return fmt.Errorf("attach to the tab: %w", err)
+		if i == attempts-1 || ctx.Err() != nil || !strings.Contains(err.Error(), "Cannot find default execution context") {
+			return fmt.Errorf("attach to the tab: %w", err)
+		}
+		b.log.Debug("attach to a tab between documents, again", "tab", t.id, "err", err)
 	}
 	tw, err := b.listenTab(ctx, tctx, t.id)
 	if err != nil {

@@ -148,7 +148,13 @@ func (tw *tabWatch) onEvent(ev any) {
 		w.send(settle.Event{Kind: settle.Idle, Key: "frame:" + string(e.FrameID)})
 	case *page.EventFrameNavigated:
 		if e.Frame != nil && e.Frame.ParentID == "" {
-			w.navigated(e.Frame.URL+e.Frame.URLFragment, true)
+			if e.Frame.UnreachableURL != "" && w.wasRefused(e.Frame.UnreachableURL) {
+				// The browser's error page for a navigation --domains
+				// refused: its outcome line says so already.
+				w.errorPage(e.Frame.URL)
+			} else {
+				w.navigated(e.Frame.URL+e.Frame.URLFragment, true)
+			}
 		}
 		w.send(settle.Event{Kind: settle.Mutation})
 	case *page.EventNavigatedWithinDocument:
@@ -211,6 +217,7 @@ type watch struct {
 	replaced bool
 	lastURL  string
 	closed   bool
+	refused  map[string]bool // URLs --domains refused (no fragment)
 }
 
 func newWatch(startURL string) *watch {
@@ -263,6 +270,46 @@ func (w *watch) navigated(to string, replaced bool) {
 	w.outcomes = append(w.outcomes, line)
 	w.lastURL = to
 	w.replaced = w.replaced || replaced
+}
+
+// refuseURL notes a URL --domains refused (its outcome line comes
+// separately), so that the error page the browser shows for it is not
+// reported as a navigation, nor a popup's tab as showing it.
+func (w *watch) refuseURL(url string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.refused == nil {
+		w.refused = map[string]bool{}
+	}
+	u, _, _ := strings.Cut(url, "#")
+	w.refused[u] = true
+}
+
+// wasRefused reports whether --domains refused url during the action.
+func (w *watch) wasRefused(url string) bool {
+	if w == nil {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	u, _, _ := strings.Cut(url, "#")
+	return w.refused[u]
+}
+
+// errorPage notes that the tab now shows the browser's error page at url
+// (for a refused navigation): the document was replaced, with no
+// navigated line.
+func (w *watch) errorPage(url string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.lastURL = url
+	w.replaced = true
 }
 
 // replaceOutcome rewrites an outcome line already reported.

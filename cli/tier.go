@@ -12,15 +12,21 @@ import (
 const allowHelp = "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)"
 
 // policyFlags are the session's rules (SPEC §6) as flags: --allow,
-// --files, --apps.
+// --files, --apps, --domains, --secrets, --confirm, --audit.
 type policyFlags struct {
 	allow   string
 	files   string
 	apps    []string
+	domains []string
 	audit   string
 	secrets string
 	confirm string
 }
+
+// domainsHelp is the --domains flag's help.
+const domainsHelp = "hosts the browser may load, in every tab and frame (repeatable, or comma-separated): " +
+	"example.com, *.example.com (with subdomains), https://example.com, 127.0.0.1:8080; !pattern refuses. " +
+	"With any allowed host, everything else is refused; with only !patterns, everything else is allowed"
 
 // registerPolicy adds the flags to cmd.
 func (f *policyFlags) registerPolicy(cmd *cobra.Command) {
@@ -28,6 +34,7 @@ func (f *policyFlags) registerPolicy(cmd *cobra.Command) {
 	fl.StringVar(&f.allow, "allow", "", allowHelp)
 	fl.StringVar(&f.files, "files", "", "the folder uploads may come from at the act tier (default: the session's downloads folder)")
 	fl.StringSliceVar(&f.apps, "apps", nil, "programs open_app may start at the act tier besides installed desktop applications, by name, path or glob ('zenity,gtk*-widget-factory'); a leading ! denies an application at every tier: open_app refuses it and actions in its windows are refused ('!gnome-terminal,!xterm'); repeatable, or comma-separated; a pattern that does not parse stops the start")
+	fl.StringSliceVar(&f.domains, "domains", nil, domainsHelp)
 	fl.StringVar(&f.secrets, "secrets", "", `credentials by name, a JSON file of mode 0600: {"name": "value", "bound": {"value": "…", "origins": ["https://site"]}}`)
 	fl.StringVar(&f.confirm, "confirm", "", `actions on nodes this selector matches need the user's yes, asked through MCP elicitation (e.g. 'name~:/delete|pay|send/')`)
 	fl.StringVar(&f.audit, "audit", "", "append one JSON line per action to this file (created 0600): time, action, target, URL or app, decision, outcome")
@@ -48,6 +55,9 @@ func (f policyFlags) config() (canopy.Config, error) {
 		cfg.Allow = t
 	}
 	cfg.Rules = []policy.Option{policy.Files(f.files), policy.Apps(f.apps...)}
+	if len(f.domains) > 0 {
+		cfg.Rules = append(cfg.Rules, policy.Domains(f.domains...))
+	}
 	if f.secrets != "" {
 		cfg.Rules = append(cfg.Rules, policy.Secrets(f.secrets))
 	}

@@ -31,3 +31,35 @@ func Example() {
 	// allowed: upload e4 "/srv/files/cv.pdf"
 	// refused: upload of /etc/shadow needs the sensitive tier: at act, files come only from /srv/files (--files DIR): not permitted
 }
+
+// --domains: an allowlist with a refusal carved out of it. The policy
+// judges navigations before they load; the browser, given the same list
+// (browser.Options.Domains = p.Domains()), judges every document it
+// requests.
+func ExampleDomains() {
+	p, err := policy.Open(action.Act, policy.Domains("*.example.com", "127.0.0.1:8080", "!ads.example.com"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, u := range []string{
+		"https://www.example.com/a", "http://127.0.0.1:8080/login", "http://127.0.0.1:9090/",
+		"https://ads.example.com/x", "data:text/html,hi", "about:blank",
+	} {
+		if err := p.Domains().Allows(u); err != nil {
+			fmt.Println("refused:", err)
+			continue
+		}
+		fmt.Println("allowed:", u)
+	}
+	_, err = policy.Open(action.Act, policy.Domains("example.com/login"))
+	fmt.Println(err)
+	// Output:
+	// allowed: https://www.example.com/a
+	// allowed: http://127.0.0.1:8080/login
+	// refused: 127.0.0.1:9090 is not in --domains (*.example.com, 127.0.0.1:8080): not permitted
+	// refused: ads.example.com is refused by --domains (!ads.example.com): not permitted
+	// refused: data: URLs are not in --domains (*.example.com, 127.0.0.1:8080): not permitted
+	// allowed: about:blank
+	// --domains "example.com/login": a pattern names a host (example.com, *.example.com, host:port), not a path or address
+}

@@ -9,7 +9,8 @@
 // given for and the source checks that it matches.
 //
 // The policy decides on the whole action, not only its kind: the URL a
-// navigation loads (javascript:, file: … need the sensitive tier), the
+// navigation loads (javascript:, file: … need the sensitive tier; hosts
+// --domains refuses are refused at every tier), the
 // files an upload reads (at act only from the session's files folder) and
 // the program open_app starts (at act only installed desktop applications
 // and programs named with [Apps]). It decides before anything about a file
@@ -55,6 +56,9 @@ type Policy struct {
 
 	confirm    *selector.Selector // actions on nodes it matches need a yes
 	confirmErr error
+
+	domains    *DomainList // where the browser may go (--domains); nil: anywhere
+	domainsErr error
 }
 
 // Option adds a rule to a policy.
@@ -84,11 +88,11 @@ func New(tier action.Tier, opts ...Option) *Policy {
 }
 
 // Open is New for rules that read files (Secrets) or parse patterns
-// (Apps, Confirm): it fails, closed, when one cannot be applied, so no
-// session starts without the rules it was given.
+// (Apps, Confirm, Domains): it fails, closed, when one cannot be
+// applied, so no session starts without the rules it was given.
 func Open(tier action.Tier, opts ...Option) (*Policy, error) {
 	p := New(tier, opts...)
-	if err := errors.Join(p.secretsErr, p.confirmErr, p.appsErr); err != nil {
+	if err := errors.Join(p.secretsErr, p.confirmErr, p.appsErr, p.domainsErr); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -108,8 +112,10 @@ type Request struct {
 	// come from unless the policy names another (Files).
 	Downloads string
 	// Node is the resolved target and Page the snapshot it is in, for
-	// rules on what is acted on (Confirm); nil for none.
+	// rules on what is acted on (Confirm, the frames Domains refuses); nil
+	// for none. To is a drag's drop target, or nil.
 	Node *tree.Node
+	To   *tree.Node
 	Page *tree.Snapshot
 }
 
@@ -133,6 +139,11 @@ func (p *Policy) Permit(ctx context.Context, r Request) (*Permit, error) {
 		return nil, err
 	}
 	if err := p.check(a, r.Downloads); err != nil {
+		return nil, err
+	}
+	// Where the browser may go is not a tier matter: it holds at every
+	// tier, sensitive included.
+	if err := p.checkDomains(r); err != nil {
 		return nil, err
 	}
 	permit := &Permit{kind: a.Kind, tier: need, policy: p}

@@ -19,10 +19,11 @@ type record struct {
 }
 
 // gate is the one place actions are let through: it asks the policy for a
-// permit for a on target (resolved by now, or nil) on page (the snapshot
-// the action starts from, or nil), and notes the decision for the audit
-// line. Readings and acts, leaf steps and batches all pass it.
-func (s *Session) gate(ctx context.Context, a action.Action, target *tree.Node, page *tree.Snapshot) (*policy.Permit, error) {
+// permit for a on target and to (a drag's drop target), resolved by now or
+// nil, on page (the snapshot the action starts from, or nil), and notes
+// the decision for the audit line. Readings and acts, leaf steps and
+// batches all pass it.
+func (s *Session) gate(ctx context.Context, a action.Action, target, to *tree.Node, page *tree.Snapshot) (*policy.Permit, error) {
 	rec := s.rec
 	if rec == nil {
 		rec = &record{}
@@ -40,7 +41,7 @@ func (s *Session) gate(ctx context.Context, a action.Action, target *tree.Node, 
 		desc = tree.Line(target)
 	}
 	r := s.request(a, desc)
-	r.Node, r.Page = target, page
+	r.Node, r.To, r.Page = target, to, page
 	p, err := s.policy.Permit(ctx, r)
 	if err == nil {
 		err = s.confirm(ctx, p)

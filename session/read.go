@@ -51,7 +51,7 @@ func (s *Session) Model(ctx context.Context, a action.Action) (*tree.Snapshot, e
 
 // model reads the view through the gate, masks credentials and scopes it.
 func (s *Session) model(ctx context.Context, a action.Action) (*tree.Snapshot, error) {
-	if _, err := s.gate(ctx, a, nil, nil); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return nil, err
 	}
 	snap, err := s.src.Snapshot(ctx, a.Full)
@@ -81,7 +81,7 @@ func Scoped(s *tree.Snapshot, n *tree.Node) *tree.Snapshot {
 // find lists the nodes a selector matches, with refs; with no match, the
 // closest candidates.
 func (s *Session) find(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.gate(ctx, a, nil, nil); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	sel, err := selector.Parse(a.Target)
@@ -114,7 +114,7 @@ const defaultWait = 10 * time.Second
 // only when the source reports activity. The reply is what changed while
 // waiting.
 func (s *Session) wait(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.gate(ctx, a, nil, nil); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	limit := a.Timeout
@@ -285,7 +285,7 @@ func urlMatcher(p string) (func(string) bool, error) {
 // is one diff for the whole batch. It stops at the first failing step and
 // returns the diff so far with a *StepError.
 func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.gate(ctx, a, nil, nil); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	first, err := s.read(ctx)
@@ -380,7 +380,7 @@ func formExtract(a action.Action) bool {
 // extractForm lists form controls and their values from the tree (never a
 // protected value).
 func (s *Session) extractForm(ctx context.Context, a action.Action) (Reply, error) {
-	if _, err := s.gate(ctx, a, nil, nil); err != nil {
+	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return Reply{}, err
 	}
 	snap, err := s.read(ctx)

@@ -187,7 +187,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	}
 	if a.Tier() > s.policy.Tier() {
 		// Refused whatever the target is: say so before looking for it.
-		_, err := s.gate(ctx, a, nil, st.before)
+		_, err := s.gate(ctx, a, nil, nil, st.before)
 		return nil, err
 	}
 	target, err := s.resolve(st.before, a.Target)
@@ -198,7 +198,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	if err != nil {
 		return nil, fmt.Errorf("drop target: %w", err)
 	}
-	permit, err := s.gate(ctx, a, target, st.before)
+	permit, err := s.gate(ctx, a, target, to, st.before)
 	if err != nil {
 		return nil, err
 	}

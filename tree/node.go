@@ -44,6 +44,11 @@ type Node struct {
 	// tree (the desktop's web document), is that tab's header: tab: and
 	// url: then match inside it as they do in the tab's own snapshot.
 	Page *Header `json:"-"`
+	// Frame, on a node that shows a document (an iframe, the root of a
+	// tab's page), is that document's URL — for an error page, the URL
+	// that failed to load. The policy refuses acting inside a document
+	// from an origin --domains refuses. Not printed.
+	Frame string `json:"-"`
 	// Secret, on a field a canopy session typed a credential into, is that
 	// credential: Value shows «credential NAME», and the value is kept
 	// here only so that every copy the page made of it can be redacted

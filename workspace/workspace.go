@@ -153,6 +153,7 @@ func (w *Workspace) graft(snap, page *tree.Snapshot, vp browser.Viewport, verr e
 	// tab: and url: scope inside the page as in the tab's own snapshot.
 	h := page.Header
 	doc.Page = &h
+	doc.Frame = page.Root.Frame // the document the page shows, for --domains
 	switch {
 	case doc.Bounds == nil:
 	case verr != nil:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/internal/site"
+	"github.com/canopy-dev/canopy/policy"
 )
 
 // runGate measures what the rules cost at the gate: each scenario's
@@ -62,9 +63,10 @@ func runGate(ctx context.Context, only []string, runs int) error {
 	return w.Flush()
 }
 
-// gated is a session with the rules on: an audit log.
+// gated is a session with the rules on: an audit log, and a domain
+// allowlist the browser checks every document request against.
 func gated(auditFile string) canopy.Config {
-	return canopy.Config{AuditFile: auditFile}
+	return canopy.Config{AuditFile: auditFile, Rules: []policy.Option{policy.Domains("127.0.0.1")}}
 }
 
 func median(d []time.Duration) time.Duration {

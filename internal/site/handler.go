@@ -55,6 +55,8 @@ func newHandler(primary, cross string) (http.Handler, error) {
 	mux.HandleFunc("GET /download/links", serveNamedLinks)
 	mux.HandleFunc("GET /hang", serveHang)
 	mux.HandleFunc("GET /cookie", serveCookie)
+	mux.HandleFunc("/landing/{name}", serveLanding)
+	mux.HandleFunc("GET /redirect", redirector(primary, cross))
 	mux.Handle("GET /pydoc/", pyDocHandler())
 	return noStore(mux), nil
 }

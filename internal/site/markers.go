@@ -34,6 +34,9 @@ func PageMarkers() map[string]Markers {
 		"/popups.html": {
 			Visible: []string{"POPUP-STORM", "Open help"},
 		},
+		"/domains.html": {
+			Visible: []string{"MARKER-DOMAINS", "Cross link", "Open cross popup", "Search", "Send", "MARKER-DOMAINS-FRAME", "Frame button"},
+		},
 		"/echo.html": {
 			Visible: []string{"Echo form", "Token", "Short copy", "Send", "Upper:", "Spaced:"},
 		},

@@ -45,6 +45,7 @@ type Site struct {
 	cross   string // origin of the cross site, "http://127.0.0.2:PORT"
 	handler http.Handler
 	servers []*http.Server
+	hits    hits // requests served, for Hits
 
 	// cancel cancels the base context of every request, so handlers that
 	// block on their request context (such as /hang) return on Close.
@@ -92,7 +93,7 @@ func Serve(ctx context.Context) (*Site, error) {
 	}
 	for _, ln := range []net.Listener{primaryLn, crossLn} {
 		srv := &http.Server{
-			Handler:           handler,
+			Handler:           s.hits.count(handler),
 			ReadHeaderTimeout: 30 * time.Second,
 			BaseContext:       func(net.Listener) context.Context { return base },
 		}

@@ -65,6 +65,7 @@ func pagePaths() []string {
 		"/frame-a.html", "/frame-b.html",
 		"/cross-child.html", "/cross-grandchild.html",
 		"/mixed-same.html", "/mixed-cross.html",
+		"/domains-frame.html",
 	}
 	for p := range PageMarkers() {
 		if p != PyDocOSPath {
@@ -294,5 +295,39 @@ func TestPyDoc(t *testing.T) {
 	}
 	if got := resp.Header.Get("Cache-Control"); got != "no-store" {
 		t.Errorf("GET %s: Cache-Control %q, want no-store", PyDocOSPath, got)
+	}
+}
+
+// TestLandingRedirectHits: /redirect sends to the site's own pages only,
+// /landing/NAME answers GET and POST, and Hits counts what each site
+// served.
+func TestLandingRedirectHits(t *testing.T) {
+	s := startSite(t)
+	c := newClient(t)
+	target := s.CrossURL("/landing/there")
+	resp, body := get(t, c, s.URL("/redirect?to="+url.QueryEscape(target)))
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Landed there") {
+		t.Errorf("redirect to %s: %d %q", target, resp.StatusCode, body)
+	}
+	if got := s.Hits(s.URL("/redirect")); got != 1 {
+		t.Errorf("primary /redirect hits = %d, want 1", got)
+	}
+	if got := s.Hits(target + "?ignored=1"); got != 1 {
+		t.Errorf("cross /landing/there hits = %d, want 1", got)
+	}
+	if got := s.Hits(s.URL("/landing/there")); got != 0 {
+		t.Errorf("primary /landing/there hits = %d, want 0", got)
+	}
+	if resp, _ := get(t, c, s.URL("/redirect?to=https://example.com/")); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("redirect off the site: %d, want 400", resp.StatusCode)
+	}
+	post, err := c.PostForm(s.CrossURL("/landing/post"), url.Values{"note": {"hi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer post.Body.Close()
+	pb, _ := io.ReadAll(post.Body)
+	if !strings.Contains(string(pb), "Landed post") || !strings.Contains(string(pb), "note = hi") {
+		t.Errorf("POST /landing/post: %q", pb)
 	}
 }
