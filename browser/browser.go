@@ -85,6 +85,12 @@ type Options struct {
 	// frame, and reports it as an outcome line. nil loads anything. When
 	// the browser cannot intercept requests, New fails.
 	Domains *policy.DomainList
+	// Isolated, with CDP, opens a browser context of the session's own in
+	// the browser attached to, and a tab in it: its tabs, cookies, storage
+	// and downloads are apart from the user's and from other canopy
+	// sessions on the same browser (the MCP server's HTTP sessions), and
+	// Close disposes of it. The browser's other tabs are not shown.
+	Isolated bool
 }
 
 // Browser is one connection to Chromium and the current tab. Its refs stay
@@ -114,6 +120,11 @@ type Browser struct {
 
 	interceptor *interceptor // enforces Options.Domains; nil without
 
+	// browserContext is the browser context canopy opened for the session
+	// (Options.Isolated), whose targets alone it shows; "" for the
+	// browser's default one, where every tab is shown.
+	browserContext cdp.BrowserContextID
+
 	downloadDir    string
 	ownDownloadDir bool     // canopy made downloadDir and removes it
 	askDownloads   bool     // the browser shows its Save dialog
@@ -135,7 +146,7 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 	}
 	var err error
 	if opt.CDP != "" {
-		err = b.attach(ctx, opt.CDP)
+		err = b.attach(ctx, opt.CDP, opt.Isolated)
 	} else {
 		err = b.launch(ctx, opt)
 	}
@@ -252,7 +263,7 @@ func (b *Browser) launch(ctx context.Context, opt Options) error {
 	return nil
 }
 
-func (b *Browser) attach(ctx context.Context, url string) error {
+func (b *Browser) attach(ctx context.Context, url string, isolated bool) error {
 	allocCtx, cancel := remote.NewAllocator(context.Background(), url)
 	b.cancelAlloc = cancel
 	bctx, cancelB := chromedp.NewContext(allocCtx, b.chromedpLogs()...)
@@ -260,6 +271,18 @@ func (b *Browser) attach(ctx context.Context, url string) error {
 	if err != nil {
 		cancelB()
 		return envErrorf("attach to %s: %w", url, err)
+	}
+	if isolated {
+		// A browser context of its own, with a first tab; cancelling the
+		// tab's context disposes of the browser context and its tabs.
+		tabCtx, cancelTab := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+		b.browserCtx = tabCtx
+		b.cancelTab = func() { cancelTab(); cancelB() }
+		if err := runWithin(ctx, tabCtx); err != nil {
+			return envErrorf("open a browser context at %s: %w", url, err)
+		}
+		b.browserContext = chromedp.FromContext(tabCtx).BrowserContextID
+		return nil
 	}
 	var id target.ID
 	for _, t := range targets {

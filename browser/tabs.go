@@ -53,6 +53,7 @@ func (b *Browser) startTabs(ctx context.Context) error {
 	c := chromedp.FromContext(b.browserCtx)
 	params := cdpbrowser.SetDownloadBehaviorParams{
 		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: b.downloadDir, EventsEnabled: new(true),
+		BrowserContextID: b.browserContext,
 	}
 	if b.askDownloads {
 		// The profile's preferences decide (they ask); events still come.
@@ -260,7 +261,7 @@ func (b *Browser) newTab(ctx context.Context, url string) (int, error) {
 		url = "about:blank"
 	}
 	c := chromedp.FromContext(b.browserCtx)
-	res, err := cdp.Call(ctx, c.Browser, target.CreateTarget, target.CreateTargetParams{URL: url})
+	res, err := cdp.Call(ctx, c.Browser, target.CreateTarget, target.CreateTargetParams{URL: url, BrowserContextID: b.browserContext})
 	if err != nil {
 		return 0, fmt.Errorf("open a tab: %w", err)
 	}

@@ -378,26 +378,55 @@ func trimScheme(u string) string {
 	return u
 }
 
+// ownPage reports whether a target is a page of this session: any page,
+// or with a browser context of its own, a page in it.
+func (b *Browser) ownPage(info *target.Info) bool {
+	return info != nil && info.Type == "page" && (b.browserContext == "" || info.BrowserContextID == b.browserContext)
+}
+
+// ownFrame reports whether a download from frame id is this session's:
+// any, or with a browser context of its own, one from a tab of it (a tab's
+// main frame has the tab's id).
+func (b *Browser) ownFrame(id cdp.FrameID) bool {
+	if b.browserContext == "" {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, t := range b.tabs {
+		if string(t.id) == string(id) {
+			return true
+		}
+	}
+	return false
+}
+
 // browserWatch listens to the browser session for what is not a tab's own:
 // popups and tabs opening or closing, downloads.
 func (b *Browser) onBrowserEvent(ev any) {
 	w := b.currentWatch()
 	switch e := ev.(type) {
 	case *target.EventTargetCreated:
-		if e.TargetInfo != nil && e.TargetInfo.Type == "page" {
+		if b.ownPage(e.TargetInfo) {
 			b.tabOpened(e.TargetInfo, w)
 		}
 	case *target.EventTargetInfoChanged:
-		if e.TargetInfo != nil && e.TargetInfo.Type == "page" {
+		if b.ownPage(e.TargetInfo) {
 			b.tabURLKnown(e.TargetInfo, w)
 		}
 	case *target.EventTargetDestroyed:
 		b.tabGone(e.TargetID, w)
 	case *cdpbrowser.EventDownloadWillBegin:
+		if !b.ownFrame(e.FrameID) {
+			return // another browser context's download
+		}
 		w.outcome("download started " + quoteText(e.SuggestedFilename))
 		w.send(settle.Event{Kind: settle.Busy, Key: "dl:" + e.GUID})
 		b.downloadNames.Store(e.GUID, e.SuggestedFilename)
 	case *cdpbrowser.EventDownloadProgress:
+		if _, ok := b.downloadNames.Load(e.GUID); !ok && b.browserContext != "" {
+			return // not one of this session's downloads
+		}
 		switch e.State {
 		case cdpbrowser.DownloadProgressStateCompleted:
 			name, _ := b.downloadNames.Load(e.GUID)

@@ -23,6 +23,11 @@ type clients struct {
 	mu     sync.Mutex
 	by     map[*sdk.ServerSession]*backend
 	closed bool
+	// isolated gives each session attached to a running browser (--cdp)
+	// a browser context of its own, as over HTTP, where clients are
+	// strangers to each other. On stdio the one client drives the
+	// browser's own tabs.
+	isolated bool
 }
 
 func newClients(cfg canopy.Config, log *slog.Logger) *clients {
@@ -40,6 +45,9 @@ func (c *clients) of(ss *sdk.ServerSession) (*backend, error) {
 		return k, nil
 	}
 	cfg := c.cfg
+	if c.isolated && cfg.Browser.CDP != "" {
+		cfg.Browser.Isolated = true
+	}
 	if ss != nil {
 		cfg.Session.Client = ss.ID() // names the session in the audit log
 	}
@@ -65,6 +73,14 @@ func (c *clients) drop(ss *sdk.ServerSession) {
 			c.log.Warn("close a session's browser", "err", err)
 		}
 	}
+}
+
+// isolate makes every later session attached with --cdp open a browser
+// context of its own.
+func (c *clients) isolate() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.isolated = true
 }
 
 // live is the number of sessions with a backend.

@@ -26,10 +26,12 @@ const Path = "/mcp"
 // one-line reason. The SDK's DNS-rebinding protection (a loopback
 // connection must name a loopback Host) stays on.
 //
-// Each MCP session is its own world, with its own browser: a new session
-// beyond Options.MaxSessions gets 503, and a session idle for
+// Each MCP session is its own world, with its own browser (attached with
+// --cdp, its own browser context in that browser): a new session beyond
+// Options.MaxSessions gets 503, and a session idle for
 // Options.IdleTimeout is closed with its browser.
 func (s *Server) Handler(token string) http.Handler {
+	s.clients.isolate()
 	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
 		&sdk.StreamableHTTPOptions{Logger: s.log, SessionTimeout: s.opt.IdleTimeout})
 	want := sha256.Sum256([]byte(token))

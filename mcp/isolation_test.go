@@ -10,6 +10,11 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/canopy-dev/canopy"
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/internal/chromium"
 )
 
 // TestHTTPIsolation: over HTTP every MCP session is its own world. Two
@@ -95,4 +100,64 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		<-tick.C
 	}
+}
+
+// TestHTTPIsolationAttached: over HTTP with --cdp, every session opens a
+// browser context of its own in the browser attached to: the clients do
+// not share cookies or tabs, do not see the user's tabs, and leave them
+// alone when they go.
+func TestHTTPIsolationAttached(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	p, err := chromium.Start(ctx, chromium.Options{URL: testSite.URL("/todo.html")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	s := newServer(t, Options{Session: canopy.Config{Browser: browser.Options{CDP: p.URL}, Allow: action.Act}})
+	srv := httptest.NewServer(s.Handler("tok"))
+	defer srv.Close()
+	open := func() *sdk.ClientSession {
+		c := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "0"}, nil)
+		cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{
+			Endpoint: srv.URL + Path, HTTPClient: &http.Client{Transport: bearer{token: "tok"}},
+		}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	a, b := open(), open()
+	defer b.Close()
+	call(t, a, "navigate", map[string]any{"url": testSite.URL("/cookie?set=alpha")})
+	if text, _ := call(t, a, "navigate", map[string]any{"url": testSite.URL("/cookie")}); !strings.Contains(text, "cookie sent: alpha") {
+		t.Fatalf("A does not keep its own cookie:\n%s", text)
+	}
+	if text, _ := call(t, b, "navigate", map[string]any{"url": testSite.URL("/cookie")}); !strings.Contains(text, "cookie sent: (none)") {
+		t.Errorf("B sees A's cookie:\n%s", text)
+	}
+	for name, cs := range map[string]*sdk.ClientSession{"A": a, "B": b} {
+		if text, _ := call(t, cs, "tabs", map[string]any{"action": "list"}); strings.Contains(text, "todo") || strings.Count(text, "\n") != 1 {
+			t.Errorf("%s's tabs show others':\n%s", name, text)
+		}
+	}
+	a.Close()
+	waitFor(t, "A's session to end", func() bool { return s.clients.live() == 1 })
+	// The user's tab is still there, and A's is gone.
+	waitFor(t, "A's tab to close", func() bool {
+		pages, err := p.Pages(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		todo, cookie := 0, 0
+		for _, u := range pages {
+			if strings.Contains(u, "/todo.html") {
+				todo++
+			}
+			if strings.Contains(u, "/cookie") {
+				cookie++
+			}
+		}
+		return todo == 1 && cookie == 1 // the user's, and B's
+	})
 }

@@ -6,10 +6,12 @@ package chromium
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
@@ -127,4 +129,29 @@ func (p *Process) Kill() {
 func (p *Process) Close() {
 	p.Kill()
 	_ = os.RemoveAll(p.profile)
+}
+
+// Pages lists the URLs of the browser's open pages (its /json/list), for
+// tests that check which tabs a session opened or left.
+func (p *Process) Pages(ctx context.Context) ([]string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/json/list", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var targets []struct{ Type, URL string }
+	if err := json.NewDecoder(resp.Body).Decode(&targets); err != nil {
+		return nil, err
+	}
+	var urls []string
+	for _, t := range targets {
+		if t.Type == "page" {
+			urls = append(urls, t.URL)
+		}
+	}
+	return urls, nil
 }
