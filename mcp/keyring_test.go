@@ -8,6 +8,7 @@ import (
 
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/audit"
+	"github.com/canopy-dev/canopy/internal/leaktest"
 	"github.com/canopy-dev/canopy/internal/keyringtest"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
@@ -71,10 +72,10 @@ func TestKeyringCredential(t *testing.T) {
 	}
 
 	for _, v := range []string{secret, bound} {
-		if found := leaks(v, all.String()); len(found) > 0 {
+		if found := leaktest.Shapes(v, all.String()); len(found) > 0 {
 			t.Errorf("the replies hold a keyring secret as %v:\n%s", found, all.String())
 		}
-		if found := leaks(v, logbuf.String()); len(found) > 0 {
+		if found := leaktest.Shapes(v, logbuf.String()); len(found) > 0 {
 			t.Errorf("the audit log holds a keyring secret as %v", found)
 		}
 	}

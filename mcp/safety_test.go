@@ -3,11 +3,8 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
-	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +14,7 @@ import (
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/audit"
+	"github.com/canopy-dev/canopy/internal/leaktest"
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/internal/chromium"
 	"github.com/canopy-dev/canopy/policy"
@@ -178,28 +176,6 @@ func TestAudit(t *testing.T) {
 	}
 }
 
-// leaks lists the shapes of secret found in text: as is, upper-cased,
-// spaced out, cut to 10 and 12 characters, URL-, JSON- and
-// base64-encoded.
-func leaks(secret, text string) []string {
-	forms := map[string]string{
-		"plain": secret, "upper": strings.ToUpper(secret), "spaced": strings.Join(strings.Split(secret, ""), " "),
-		"cut10": secret[:min(10, len(secret))], "cut12": secret[:min(12, len(secret))], "query": url.QueryEscape(secret),
-		"base64": base64.StdEncoding.EncodeToString([]byte(secret)),
-	}
-	if j, err := json.Marshal(secret); err == nil {
-		forms["json"] = string(j[1 : len(j)-1])
-	}
-	var found []string
-	for name, f := range forms {
-		if strings.Contains(text, f) {
-			found = append(found, name)
-		}
-	}
-	slices.Sort(found)
-	return found
-}
-
 // TestCredentialShapes: a credential typed into a page that echoes it,
 // upper-cases it, spaces it out, cuts it and sends it in a GET form's URL
 // shows in no shape in any reply, error, tab list or audit line; value:
@@ -239,10 +215,10 @@ func TestCredentialShapes(t *testing.T) {
 			do("snapshot", map[string]any{"full": true})
 			do("tabs", map[string]any{"action": "list"})
 			do("wait", map[string]any{"target": "role:textbox name:Token"})
-			if found := leaks(secret, all.String()); len(found) > 0 {
+			if found := leaktest.Shapes(secret, all.String()); len(found) > 0 {
 				t.Errorf("the replies hold the credential as %v:\n%s", found, all.String())
 			}
-			if found := leaks(secret, logbuf.String()); len(found) > 0 {
+			if found := leaktest.Shapes(secret, logbuf.String()); len(found) > 0 {
 				t.Errorf("the audit log holds the credential as %v", found)
 			}
 		})
@@ -381,7 +357,7 @@ func TestMaskTravels(t *testing.T) {
 	}
 	// The field tells the second canopy the value, so every copy the page
 	// made of it is redacted too.
-	if found := leaks(secret, snap); len(found) > 0 {
+	if found := leaktest.Shapes(secret, snap); len(found) > 0 {
 		t.Errorf("the second canopy sees the value as %v:\n%s", found, snap)
 	}
 }
