@@ -8,8 +8,8 @@ import (
 
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/audit"
-	"github.com/canopy-dev/canopy/internal/leaktest"
 	"github.com/canopy-dev/canopy/internal/keyringtest"
+	"github.com/canopy-dev/canopy/internal/leaktest"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 )

@@ -14,9 +14,9 @@ import (
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/audit"
-	"github.com/canopy-dev/canopy/internal/leaktest"
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/internal/chromium"
+	"github.com/canopy-dev/canopy/internal/leaktest"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 )
