@@ -15,7 +15,6 @@ import (
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/cli"
 	"github.com/canopy-dev/canopy/internal/mcptest"
-	"github.com/canopy-dev/canopy/internal/site"
 	"github.com/canopy-dev/canopy/mcp"
 	"github.com/canopy-dev/canopy/policy"
 )
@@ -35,8 +34,8 @@ type gateCase struct {
 // gateCases covers every action kind, and each attempt of issue 13's list
 // of holes: script and local URLs, a program that is not a desktop
 // application, uploads from outside the files folder.
-func gateCases(s *site.Site, files, tmp string) []gateCase {
-	page := s.URL("/login.html")
+func gateCases(files, tmp string) []gateCase {
+	page := testSite.URL("/login.html")
 	inFiles := filepath.Join(files, "upload.txt")
 	ran := filepath.Join(tmp, "ran")
 	return []gateCase{
@@ -88,21 +87,13 @@ var refusal = regexp.MustCompile(`needs the (observe|act|sensitive) tier`)
 // do — against a real Chromium, and checks that each is refused exactly
 // when its tier is above the session's: no bypass, no false refusal.
 func TestGateEveryPath(t *testing.T) {
-	if testing.Short() {
-		t.Skip("drives Chromium")
-	}
-	ctx := context.Background()
-	s, err := site.Serve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	ctx, s := context.Background(), testSite
 	files, tmp := t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(files, "upload.txt"), []byte("hello"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	widgets := s.URL("/widgets.html")
-	cases := gateCases(s, files, tmp)
+	cases := gateCases(files, tmp)
 	rules := []policy.Option{policy.Files(files)}
 	check := func(t *testing.T, path string, c gateCase, tier action.Tier, refused bool, reply string) {
 		t.Helper()
@@ -180,15 +171,7 @@ func TestGateEveryPath(t *testing.T) {
 // TestUploadNoOracle: a refused upload says the same whether the file
 // exists or not: the policy judges the path before anything is looked up.
 func TestUploadNoOracle(t *testing.T) {
-	if testing.Short() {
-		t.Skip("drives Chromium")
-	}
-	ctx := context.Background()
-	s, err := site.Serve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	ctx, s := context.Background(), testSite
 	sess, err := canopy.Open(ctx, canopy.Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"github.com/canopy-dev/canopy/audit"
 	"github.com/canopy-dev/canopy/internal/leaktest"
 	"github.com/canopy-dev/canopy/internal/mcptest"
-	"github.com/canopy-dev/canopy/internal/site"
 	"github.com/canopy-dev/canopy/mcp"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
@@ -26,15 +25,7 @@ import (
 // GET form's URL, then reads the page every way a path can. No reply,
 // error, stderr, audit line or tab list holds it in any shape.
 func TestCredentialEveryPath(t *testing.T) {
-	if testing.Short() {
-		t.Skip("drives Chromium")
-	}
-	ctx := context.Background()
-	s, err := site.Serve(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	ctx, s := context.Background(), testSite
 	long := (`Lo"ng\secret <b>&amp; with spaces` + strings.Repeat("x7Q", 40))[:150]
 	for name, secret := range map[string]string{"short": "s3cr3t-Pw!", "long": long} {
 		t.Run(name, func(t *testing.T) {
