@@ -129,13 +129,27 @@ type Action struct {
 	Full   bool `json:"full,omitempty"`
 	Budget int  `json:"budget,omitempty"`
 	// Timeout caps a wait, and how long a navigate waits for the page to
-	// load (0 = the default cap).
+	// load (0 = the default cap; at most MaxTimeout, see Limit).
 	Timeout time.Duration `json:"timeout,omitempty"`
 	// Command and Args start an application for open_app.
 	Command string   `json:"command,omitempty"`
 	Args    []string `json:"args,omitempty"`
 	// Steps are the actions of a batch.
 	Steps []Action `json:"steps,omitempty"`
+}
+
+// MaxTimeout is the longest an action may ask to wait: a longer Timeout
+// is cut to it, so no deadline computed from one can overflow.
+const MaxTimeout = 10 * time.Minute
+
+// Limit is the action's Timeout within [0, MaxTimeout].
+func (a Action) Limit() time.Duration {
+	return ClampTimeout(a.Timeout)
+}
+
+// ClampTimeout bounds d to [0, MaxTimeout].
+func ClampTimeout(d time.Duration) time.Duration {
+	return min(max(d, 0), MaxTimeout)
 }
 
 // Tier returns the permission tier the action needs (SPEC §6): its kind's,

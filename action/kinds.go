@@ -274,7 +274,10 @@ func table() []Spec {
 				str("text", "", func(a *Action, s string) { a.Text = s }),
 				str("url", "substring, glob or /regex/", func(a *Action, s string) { a.URL = s }),
 				boolean("quiet", "until the page settles", func(a *Action, b bool) { a.Quiet = b }),
-				integer("timeout_ms", "", func(a *Action, n int) { a.Timeout = time.Duration(n) * time.Millisecond }),
+				integer("timeout_ms", "", func(a *Action, n int) {
+				// Bounded before multiplying: a huge n must not overflow.
+				a.Timeout = ClampTimeout(time.Duration(min(max(n, 0), int(MaxTimeout/time.Millisecond))) * time.Millisecond)
+			}),
 			},
 			check: func(a Action) error {
 				if a.Target == "" && a.Text == "" && a.URL == "" && !a.Quiet {

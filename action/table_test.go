@@ -2,6 +2,7 @@ package action
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -110,5 +111,30 @@ func TestWords(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTimeoutClamped: a timeout_ms too large for any deadline is cut to
+// MaxTimeout, a negative one to 0, and Limit bounds a library's Timeout.
+func TestTimeoutClamped(t *testing.T) {
+	spec, _ := SpecOf(Wait)
+	var arg Arg
+	for _, g := range spec.Args {
+		if g.Name == "timeout_ms" {
+			arg = g
+		}
+	}
+	for _, c := range []struct {
+		ms   int
+		want time.Duration
+	}{{10000000000000, MaxTimeout}, {-5, 0}, {1500, 1500 * time.Millisecond}} {
+		var a Action
+		arg.Set(&a, c.ms)
+		if a.Timeout != c.want {
+			t.Errorf("timeout_ms %d: %v, want %v", c.ms, a.Timeout, c.want)
+		}
+	}
+	if got := (Action{Timeout: 1<<63 - 1}).Limit(); got != MaxTimeout {
+		t.Errorf("Limit of the largest Duration: %v", got)
 	}
 }

@@ -327,7 +327,7 @@ func (b *Browser) navigate(ctx context.Context, a action.Action) (session.Output
 		_, err = cdp.Call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: hist.Entries[i].ID})
 		return session.Output{}, err
 	}
-	load, err := b.Navigate(ctx, a.URL, a.Timeout)
+	load, err := b.Navigate(ctx, a.URL, a.Limit())
 	if note := load.Note(); note != "" && err == nil {
 		return session.Output{Outcomes: []string{"(" + note + ")"}}, nil
 	}

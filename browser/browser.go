@@ -125,6 +125,8 @@ type Browser struct {
 	// browser's default one, where every tab is shown.
 	browserContext cdp.BrowserContextID
 
+	closeOnce sync.Once
+
 	downloadDir    string
 	ownDownloadDir bool     // canopy made downloadDir and removes it
 	askDownloads   bool     // the browser shows its Save dialog
@@ -325,10 +327,21 @@ func runWithin(ctx context.Context, tabCtx context.Context) error {
 	}
 }
 
+// CloseTimeout caps how long Close waits for the browser to close
+// gracefully before it stops a launched browser's process.
+const CloseTimeout = 5 * time.Second
+
 // Close detaches from out-of-process frames, closes the tab when canopy
 // opened it, and stops a browser that canopy launched (removing its
-// temporary profile). It is safe to call more than once.
+// temporary profile). It never waits more than CloseTimeout for the
+// browser: one that does not close in time is killed. It is safe to call
+// more than once.
 func (b *Browser) Close() error {
+	b.closeOnce.Do(b.close)
+	return nil
+}
+
+func (b *Browser) close() {
 	// Cancel outside the lock: a cancel waits for chromedp's goroutines,
 	// and an event listener among them may be waiting for the lock.
 	var cancels []context.CancelFunc
@@ -344,29 +357,33 @@ func (b *Browser) Close() error {
 	}
 	b.tabs, b.cur = nil, nil
 	b.mu.Unlock()
-	for _, cancel := range cancels {
-		cancel()
-	}
-	if b.cancelTab != nil {
-		if b.launched && b.browserCtx != nil {
-			_ = chromedp.Cancel(b.browserCtx) // graceful close, waits for the profile to go
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, cancel := range cancels {
+			cancel()
 		}
-		b.cancelTab()
-		b.cancelTab = nil
+		if b.cancelTab != nil {
+			if b.launched && b.browserCtx != nil {
+				_ = chromedp.Cancel(b.browserCtx) // graceful close, waits for the profile to go
+			}
+			b.cancelTab()
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(CloseTimeout):
+		b.log.Warn("the browser did not close in time; stopping it", "waited", CloseTimeout)
 	}
 	if b.cancelAlloc != nil {
-		b.cancelAlloc()
-		b.cancelAlloc = nil
+		b.cancelAlloc() // stops a launched browser's process
 	}
 	if b.ownDownloadDir {
 		_ = os.RemoveAll(b.downloadDir)
-		b.ownDownloadDir = false
 	}
 	if b.profileDir != "" {
 		_ = os.RemoveAll(b.profileDir)
-		b.profileDir = ""
 	}
-	return nil
 }
 
 // profile makes a fresh profile whose preferences make downloads ask where

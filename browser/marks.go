@@ -78,7 +78,7 @@ func (b *Browser) drawMarks(ctx context.Context) (func(), error) {
 	}
 	wg.Wait()
 
-	var marks [][]any
+	marks := [][]any{} // JSON [] even with nothing to mark, never null
 	for _, mk := range boxes {
 		if mk == nil || mk.X+mk.W < 0 || mk.Y+mk.H < 0 || mk.X > vw || mk.Y > vh || mk.W*mk.H == 0 {
 			continue

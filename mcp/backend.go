@@ -42,8 +42,14 @@ func (k *backend) session(ctx context.Context) (s *session.Session, note string,
 	if k.closed {
 		return nil, "", errors.New("the server is shutting down")
 	}
-	if k.s != nil && !k.cfg.Desktop && !k.s.Browser().Alive(ctx) {
+	// The probe has its own deadline: a call whose own context is spent
+	// (cancelled, or out of time) must not take a healthy browser for a
+	// dead one.
+	if k.s != nil && !k.cfg.Desktop && !k.s.Browser().Alive(context.WithoutCancel(ctx)) {
 		k.dropLocked()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, "", err
 	}
 	if k.s == nil {
 		if err := k.openLocked(ctx); err != nil {
@@ -54,9 +60,11 @@ func (k *backend) session(ctx context.Context) (s *session.Session, note string,
 	return k.s.Session, note, nil
 }
 
-// openLocked opens a session as the config says.
+// openLocked opens a session as the config says. The start runs on a
+// context of its own (capped by canopy.StartTimeout), not the call's: a
+// call cancelled now must not leave a half-started browser behind.
 func (k *backend) openLocked(ctx context.Context) error {
-	s, err := canopy.Open(ctx, k.cfg)
+	s, err := canopy.Open(context.WithoutCancel(ctx), k.cfg)
 	if err != nil {
 		if cdp := k.cfg.Browser.CDP; cdp != "" && !k.cfg.Desktop {
 			return fmt.Errorf("the browser at %s is not reachable (canopy reconnects on the next call once it is back): %w", cdp, err)
@@ -76,10 +84,12 @@ func (k *backend) openLocked(ctx context.Context) error {
 	return nil
 }
 
-// dropLocked forgets a session whose browser went away.
+// dropLocked forgets a session whose browser went away. It is closed in
+// the background: closing waits on the browser, and no lock is held
+// across a call that can block.
 func (k *backend) dropLocked() {
 	k.log.Warn("the browser went away", "cdp", k.cfg.Browser.CDP)
-	_ = k.s.Close()
+	go k.s.Close()
 	k.s, k.lost = nil, true
 }
 
@@ -112,12 +122,12 @@ func (k *backend) browser() *browser.Browser {
 // from an attached one). Calls after Close fail.
 func (k *backend) Close() error {
 	k.mu.Lock()
-	defer k.mu.Unlock()
 	k.closed = true
-	if k.s == nil {
+	s := k.s
+	k.s = nil
+	k.mu.Unlock()
+	if s == nil {
 		return nil
 	}
-	err := k.s.Close()
-	k.s = nil
-	return err
+	return s.Close()
 }

@@ -29,6 +29,10 @@ import (
 	"github.com/canopy-dev/canopy/session"
 )
 
+// maxErrorLen caps the reason of an isError result: a bad argument is
+// quoted by a short prefix, never whole.
+const maxErrorLen = 2000
+
 // DefaultCallTimeout caps one tool call (a wait adds its own timeout).
 const DefaultCallTimeout = 2 * time.Minute
 
@@ -231,7 +235,7 @@ func confirmer(ss *sdk.ServerSession) session.Confirmer {
 // run performs a on the calling MCP session's own session, starting its
 // browser when needed.
 func (s *Server) run(ctx context.Context, ss *sdk.ServerSession, a action.Action) *sdk.CallToolResult {
-	ctx, cancel := context.WithTimeout(ctx, s.opt.CallTimeout+a.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, s.opt.CallTimeout+a.Limit())
 	defer cancel()
 	k, err := s.clients.of(ss)
 	if err != nil {
@@ -261,6 +265,9 @@ func (s *Server) run(ctx context.Context, ss *sdk.ServerSession, a action.Action
 // done before the failure (a batch's diff so far), if anything.
 func failure(before string, err error) *sdk.CallToolResult {
 	text := oneLine(err.Error())
+	if len(text) > maxErrorLen { // an argument quoted in a decoding error
+		text = strings.ToValidUTF8(text[:maxErrorLen], "") + "…"
+	}
 	if before != "" {
 		text += "\n" + before
 	}

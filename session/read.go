@@ -46,7 +46,7 @@ func (s *Session) Model(ctx context.Context, a action.Action) (*tree.Snapshot, e
 	snap, err := s.model(ctx, a)
 	s.audit(a, 0, rec, start, nil, err)
 	s.rec = nil
-	return snap, s.redactErr(err)
+	return snap, boundErr(s.redactErr(err))
 }
 
 // model reads the view through the gate, masks credentials and scopes it.
@@ -117,7 +117,7 @@ func (s *Session) wait(ctx context.Context, a action.Action) (Reply, error) {
 	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return Reply{}, err
 	}
-	limit := a.Timeout
+	limit := a.Limit()
 	if limit <= 0 {
 		limit = defaultWait
 	}

@@ -46,6 +46,9 @@ type Options struct {
 	// Surface and Client say where actions come from, for the audit log:
 	// "mcp", "cli", "library"…, and which MCP session.
 	Surface, Client string
+	// MaxReply caps a reply's text in bytes (default DefaultMaxReply; -1
+	// for no cap); a longer one is cut with a line that says so.
+	MaxReply int
 	// ConfirmTimeout caps the wait for the user's yes to an action
 	// --confirm names (default DefaultConfirmTimeout).
 	ConfirmTimeout time.Duration
@@ -122,7 +125,7 @@ func (e *StepError) Unwrap() error { return e.Err }
 // the session usable; its error names the node and the reason.
 func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 	if err := a.Validate(); err != nil {
-		return Reply{}, err
+		return Reply{}, boundErr(err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -144,13 +147,21 @@ func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 		}
 	}
 	r.Timing.Total = time.Since(start)
-	r.Text = s.redact(r.Text)
+	r.Text = boundReply(s.redact(r.Text), s.maxReply())
 	for i, o := range r.Outcomes {
 		r.Outcomes[i] = s.redact(o)
 	}
 	s.audit(a, 0, rec, start, r.Outcomes, err)
 	s.rec = nil
-	return r, s.redactErr(err)
+	return r, boundErr(s.redactErr(err))
+}
+
+// maxReply is the reply cap the options set, or the default.
+func (s *Session) maxReply() int {
+	if s.opt.MaxReply != 0 {
+		return s.opt.MaxReply
+	}
+	return DefaultMaxReply
 }
 
 // stepResult is what one action did.

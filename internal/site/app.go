@@ -6,6 +6,8 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 )
 
 // ReportText is the body of /download/report.txt, served as an attachment.
@@ -116,4 +118,20 @@ func serveCookie(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	fmt.Fprintf(w, "<title>Cookie</title><h1>cookie sent: %s</h1>", html.EscapeString(sent))
+}
+
+// serveBigText writes /bigtext?kb=N: a page whose one paragraph holds N KB
+// of text (default 5,120), for tests that replies stay bounded.
+func serveBigText(w http.ResponseWriter, r *http.Request) {
+	kb := 5 << 10
+	if n, err := strconv.Atoi(r.URL.Query().Get("kb")); err == nil && n > 0 && n <= 64<<10 {
+		kb = n
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprint(w, "<title>Big text</title><p>")
+	line := strings.Repeat("lorem ipsum ", 85) + "\n" // 1 KB
+	for range kb {
+		fmt.Fprint(w, line)
+	}
+	fmt.Fprint(w, "</p>")
 }

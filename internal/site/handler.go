@@ -55,6 +55,7 @@ func newHandler(primary, cross string) (http.Handler, error) {
 	mux.HandleFunc("GET /download/links", serveNamedLinks)
 	mux.HandleFunc("GET /hang", serveHang)
 	mux.HandleFunc("GET /cookie", serveCookie)
+	mux.HandleFunc("GET /bigtext", serveBigText)
 	mux.HandleFunc("/landing/{name}", serveLanding)
 	mux.HandleFunc("GET /redirect", redirector(primary, cross))
 	mux.Handle("GET /pydoc/", pyDocHandler())

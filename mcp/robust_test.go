@@ -1,0 +1,75 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestCancelledCalls: a wait whose timeout_ms would overflow any deadline,
+// cancelled by the client, ends at once; so does a first call cancelled
+// before it could start the browser. The session answers the next call
+// promptly both times.
+func TestCancelledCalls(t *testing.T) {
+	cs := connect(t, newServer(t, Options{}))
+	// Cancelled at once, before the browser could start.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "navigate", Arguments: map[string]any{"url": testSite.URL("/login.html")}}); err == nil {
+		t.Errorf("a cancelled call succeeded")
+	}
+	start := time.Now()
+	if text, isErr := call(t, cs, "navigate", map[string]any{"url": testSite.URL("/login.html")}); isErr || !strings.Contains(text, `textbox "Email"`) {
+		t.Fatalf("the call after an immediate cancel: (%q, %v)", text, isErr)
+	}
+	t.Logf("the call after the cancel took %v", time.Since(start))
+
+	// A wait that asks for 10^13 ms, cancelled after a moment.
+	ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start = time.Now()
+	_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "wait", Arguments: map[string]any{"text": "nope", "timeout_ms": 10000000000000}})
+	if err == nil || time.Since(start) > 10*time.Second {
+		t.Errorf("the cancelled wait: %v after %v", err, time.Since(start))
+	}
+	start = time.Now()
+	if text, isErr := call(t, cs, "snapshot", nil); isErr || !strings.Contains(text, `textbox "Email"`) {
+		t.Errorf("the call after a cancelled wait: (%q, %v)", text, isErr)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the call after a cancelled wait took %v", d)
+	}
+}
+
+// TestBoundedOutput: a page of 2 MB of text gives an extract cut near the
+// reply cap with a line saying so; a 15 MB selector is quoted by a short
+// prefix in its error; marks on a blank page are no script error. The
+// session stays usable after each.
+func TestBoundedOutput(t *testing.T) {
+	cs := connect(t, newServer(t, Options{}))
+	if text, isErr := call(t, cs, "screenshot", map[string]any{"marks": true}); isErr && strings.Contains(text, "TypeError") {
+		t.Errorf("marks on a blank page: %s", text)
+	}
+	start := time.Now()
+	call(t, cs, "navigate", map[string]any{"url": testSite.URL("/bigtext?kb=2048")})
+	t.Logf("navigate: %v", time.Since(start))
+	start = time.Now()
+	text, isErr := call(t, cs, "extract", map[string]any{"format": "text"})
+	t.Logf("extract: %v", time.Since(start))
+	if isErr || len(text) > 600<<10 || !strings.Contains(text, "… reply cut at") {
+		t.Errorf("extract of 2 MB: isError %v, %d bytes, ends %q", isErr, len(text), text[max(0, len(text)-200):])
+	}
+	huge := "role:button name:" + strings.Repeat("x", 15<<20) + ")"
+	start = time.Now()
+	text, isErr = call(t, cs, "find", map[string]any{"target": huge})
+	t.Logf("find: %v", time.Since(start))
+	if len(text) > 4000 {
+		t.Errorf("the 15 MB selector's error is %d bytes (isError %v): %q…", len(text), isErr, text[:200])
+	}
+	if text, isErr := call(t, cs, "navigate", map[string]any{"url": testSite.URL("/login.html")}); isErr || !strings.Contains(text, `textbox "Email"`) {
+		t.Errorf("after the big replies: (%q, %v)", text, isErr)
+	}
+}
