@@ -275,9 +275,9 @@ func table() []Spec {
 				str("url", "substring, glob or /regex/", func(a *Action, s string) { a.URL = s }),
 				boolean("quiet", "until the page settles", func(a *Action, b bool) { a.Quiet = b }),
 				integer("timeout_ms", "", func(a *Action, n int) {
-				// Bounded before multiplying: a huge n must not overflow.
-				a.Timeout = ClampTimeout(time.Duration(min(max(n, 0), int(MaxTimeout/time.Millisecond))) * time.Millisecond)
-			}),
+					// Bounded before multiplying: a huge n must not overflow.
+					a.Timeout = ClampTimeout(time.Duration(min(max(n, 0), int(MaxTimeout/time.Millisecond))) * time.Millisecond)
+				}),
 			},
 			check: func(a Action) error {
 				if a.Target == "" && a.Text == "" && a.URL == "" && !a.Quiet {
