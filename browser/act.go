@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -97,8 +98,17 @@ func (b *Browser) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 	if cur == nil {
 		return session.Output{}, fmt.Errorf("no tab is open (tabs list, tabs switch N)")
 	}
+	var answered []string
 	if d := cur.watch.openDialog(); d != nil && a.Kind != action.Dialog && a.Kind != action.Tabs {
-		return session.Output{}, fmt.Errorf("a JavaScript %s is open (%s): answer it first with dialog accept or dialog dismiss", d.Type, quoteText(d.Message))
+		if a.Kind != action.Navigate {
+			return session.Output{}, fmt.Errorf("a JavaScript %s is open (%s): answer it first with dialog accept or dialog dismiss", d.Type, quoteText(d.Message))
+		}
+		// Leaving the page: the dialog is dismissed first, and said so.
+		out, err := b.answerDialog(ctx, cur, action.Action{Kind: action.Dialog, Nav: "dismiss"})
+		if err != nil {
+			return out, err
+		}
+		answered = out.Outcomes
 	}
 	var h *handle
 	if target != nil {
@@ -124,9 +134,10 @@ func (b *Browser) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 	}()
 	select {
 	case r := <-done:
+		r.out.Outcomes = append(answered, r.out.Outcomes...)
 		return r.out, r.err
 	case <-cur.watch.dialogOpened():
-		return session.Output{}, nil
+		return session.Output{Outcomes: answered}, nil
 	}
 }
 
@@ -304,6 +315,25 @@ func (b *Browser) check(ctx context.Context, tab cdp.Session, h *handle, a actio
 	return session.Output{}, click(ctx, tab, x, y, input.MouseButtonLeft, 1)
 }
 
+// replaceTab loads a URL in a new tab and closes t, whose page opens
+// dialog after dialog: such a page can hold a navigation in its own tab
+// up, and closing the tab ends it for good.
+func (b *Browser) replaceTab(ctx context.Context, t *tab, a action.Action) (session.Output, error) {
+	n, err := b.newTab(ctx, a.URL)
+	if err != nil {
+		return session.Output{}, err
+	}
+	if _, err := b.WaitLoaded(ctx, a.Limit()); err != nil {
+		return session.Output{}, err
+	}
+	c := chromedp.FromContext(b.browserCtx)
+	if _, err := cdp.Call(ctx, c.Browser, target.CloseTarget, target.CloseTargetParams{TargetID: t.id}); err != nil {
+		b.log.Debug("close the storming tab", "err", err)
+	}
+	b.currentWatch().dropOutcome(fmt.Sprintf("opened tab %d ", n))
+	return session.Output{Outcomes: []string{"closed the tab whose page kept opening dialogs; " + trimScheme(action.NormalizeURL(a.URL)) + " opened in a new one"}, Replaced: true}, nil
+}
+
 // navigate loads a URL, or goes back, forward or reloads.
 func (b *Browser) navigate(ctx context.Context, a action.Action) (session.Output, error) {
 	tctx := b.tabCtx()
@@ -326,6 +356,9 @@ func (b *Browser) navigate(ctx context.Context, a action.Action) (session.Output
 		}
 		_, err = cdp.Call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: hist.Entries[i].ID})
 		return session.Output{}, err
+	}
+	if t := b.curTab(); t != nil && t.watch != nil && t.watch.storm.active(time.Now()) {
+		return b.replaceTab(ctx, t, a)
 	}
 	load, err := b.Navigate(ctx, a.URL, a.Limit())
 	if note := load.Note(); note != "" && err == nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -232,9 +233,19 @@ func (b *Browser) answerDialog(ctx context.Context, t *tab, a action.Action) (se
 	if d == nil {
 		return session.Output{}, fmt.Errorf("no JavaScript dialog is open")
 	}
+	gone := t.watch.goneCh()
 	p := page.HandleJavaScriptDialogParams{Accept: a.Nav == "accept", PromptText: a.Text}
 	if _, err := cdp.Call(ctx, chromedpTarget(t.ctx), page.HandleJavaScriptDialog, p); err != nil {
 		return session.Output{}, fmt.Errorf("answer the dialog: %w", err)
+	}
+	// Wait for the browser to say it closed, so what follows (a navigate
+	// that dismissed it first) does not take it for still open.
+	if gone != nil {
+		select {
+		case <-gone:
+		case <-ctx.Done():
+		case <-time.After(2 * time.Second):
+		}
 	}
 	verb := "accepted"
 	if a.Nav == "dismiss" {

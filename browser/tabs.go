@@ -76,6 +76,18 @@ func (b *Browser) tabCtx() context.Context {
 	return b.cur.ctx
 }
 
+// tabByID returns the open tab with target id, or nil.
+func (b *Browser) tabByID(id target.ID) *tab {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, t := range b.tabs {
+		if t.id == id {
+			return t
+		}
+	}
+	return nil
+}
+
 // curTab returns the current tab.
 func (b *Browser) curTab() *tab {
 	b.mu.Lock()

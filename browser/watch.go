@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -67,6 +68,8 @@ type tabWatch struct {
 	mu       sync.Mutex
 	dialog   *page.EventJavascriptDialogOpening // the open JS dialog, nil if none
 	dialogCh chan struct{}                      // closed when a dialog opens
+	gone     chan struct{}                      // closed when the open dialog closes
+	storm    dialogStorm                        // dialogs seen lately, to stop a storm
 	// docReqs is the document request of each frame's latest navigation.
 	// When a frame moves into its own process (a cross-site frame), the end
 	// of its loading is reported on the new frame target, not here: the
@@ -148,6 +151,7 @@ func (tw *tabWatch) onEvent(ev any) {
 		w.send(settle.Event{Kind: settle.Idle, Key: "frame:" + string(e.FrameID)})
 	case *page.EventFrameNavigated:
 		if e.Frame != nil && e.Frame.ParentID == "" {
+			tw.storm.reset() // a new document starts calm
 			if e.Frame.UnreachableURL != "" && w.wasRefused(e.Frame.UnreachableURL) {
 				// The browser's error page for a navigation --domains
 				// refused: its outcome line says so already.
@@ -161,8 +165,18 @@ func (tw *tabWatch) onEvent(ev any) {
 		w.navigated(e.URL, false)
 		w.send(settle.Event{Kind: settle.Mutation})
 	case *page.EventJavascriptDialogOpening:
+		if n, storming := tw.storm.seen(time.Now()); storming {
+			// The page opens dialog after dialog: canopy answers them
+			// itself, so the page's tools work again.
+			go tw.dismiss()
+			if n == stormDialogs+1 {
+				w.outcome(fmt.Sprintf("dismissed %s and the dialogs after it: the page opened %d in %s", dialogText(e), n, stormWindow))
+			}
+			return
+		}
 		tw.mu.Lock()
 		tw.dialog = e
+		tw.gone = make(chan struct{})
 		if tw.dialogCh != nil {
 			close(tw.dialogCh)
 		} else {
@@ -176,6 +190,10 @@ func (tw *tabWatch) onEvent(ev any) {
 		tw.mu.Lock()
 		tw.dialog = nil
 		tw.dialogCh = nil
+		if tw.gone != nil {
+			close(tw.gone)
+			tw.gone = nil
+		}
 		tw.mu.Unlock()
 		w.send(settle.Event{Kind: settle.Mutation})
 	case *runtime.EventBindingCalled:
@@ -187,16 +205,92 @@ func (tw *tabWatch) onEvent(ev any) {
 	}
 }
 
+// goneCh returns a channel closed when the open dialog closes (nil when
+// none is open).
+func (tw *tabWatch) goneCh() <-chan struct{} {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	return tw.gone
+}
+
+// dismiss answers the open dialog of a storm. It runs on its own
+// goroutine: the event reader must not call CDP.
+func (tw *tabWatch) dismiss() {
+	t := tw.b.tabByID(tw.id)
+	if t == nil || t.ctx == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
+	defer cancel()
+	if _, err := cdp.Call(ctx, chromedpTarget(t.ctx), page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{}); err != nil {
+		tw.b.log.Debug("dismiss a dialog of a storm", "err", err)
+	}
+}
+
+// A dialog storm is more than stormDialogs JavaScript dialogs from one tab
+// within stormWindow: canopy dismisses the rest itself.
+const (
+	stormDialogs = 5
+	stormWindow  = 5 * time.Second
+)
+
+// dialogStorm remembers when a tab's recent dialogs opened.
+type dialogStorm struct {
+	mu    sync.Mutex
+	times []time.Time
+}
+
+// active reports whether the tab is in a storm now.
+func (d *dialogStorm) active(now time.Time) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := 0
+	for _, t := range d.times {
+		if now.Sub(t) <= stormWindow {
+			n++
+		}
+	}
+	return n > stormDialogs
+}
+
+// reset forgets the dialogs seen.
+func (d *dialogStorm) reset() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.times = nil
+}
+
+// seen records a dialog opening at now and reports how many opened within
+// the window and whether that is a storm.
+func (d *dialogStorm) seen(now time.Time) (int, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.times = append(d.times, now)
+	keep := d.times[:0]
+	for _, t := range d.times {
+		if now.Sub(t) <= stormWindow {
+			keep = append(keep, t)
+		}
+	}
+	d.times = keep
+	return len(d.times), len(d.times) > stormDialogs
+}
+
 // dialogLine is the outcome line of a JavaScript dialog.
 func dialogLine(e *page.EventJavascriptDialogOpening) string {
 	switch e.Type {
 	case page.DialogTypeAlert:
-		return fmt.Sprintf("alert %s (answer: dialog accept)", quoteText(e.Message))
+		return dialogText(e) + " (answer: dialog accept)"
 	case page.DialogTypePrompt:
-		return fmt.Sprintf("prompt %s default %s (answer: dialog accept \"text\" or dialog dismiss)", quoteText(e.Message), quoteText(e.DefaultPrompt))
+		return fmt.Sprintf("%s default %s (answer: dialog accept \"text\" or dialog dismiss)", dialogText(e), quoteText(e.DefaultPrompt))
 	default:
-		return fmt.Sprintf("%s %s (answer: dialog accept or dialog dismiss)", e.Type, quoteText(e.Message))
+		return dialogText(e) + " (answer: dialog accept or dialog dismiss)"
 	}
+}
+
+// dialogText names a dialog: its type and message.
+func dialogText(e *page.EventJavascriptDialogOpening) string {
+	return fmt.Sprintf("%s %s", e.Type, quoteText(e.Message))
 }
 
 func quoteText(s string) string {

@@ -193,7 +193,13 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	}
 	if st.before == nil {
 		if st.before, err = s.read(ctx); err != nil {
-			return nil, err
+			if a.Kind != action.Navigate && a.Kind != action.Tabs {
+				return nil, err
+			}
+			// Leaving a page that cannot be read now (a JavaScript dialog
+			// is open on it) needs no reading of it: the last one stands in.
+			s.log.Debug("page unreadable; acting without a fresh reading", "action", a.Kind, "err", err)
+			st.before = s.last
 		}
 	}
 	if a.Tier() > s.policy.Tier() {
