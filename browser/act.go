@@ -137,6 +137,13 @@ func (b *Browser) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 		r.out.Outcomes = append(answered, r.out.Outcomes...)
 		return r.out, r.err
 	case <-cur.watch.dialogOpened():
+		if answered != nil && a.Kind == action.Navigate && a.URL != "" {
+			// The page opened another dialog as it was being left: it
+			// would hold the navigation up, so its tab goes instead.
+			out, err := b.replaceTab(ctx, cur, a)
+			out.Outcomes = append(answered, out.Outcomes...)
+			return out, err
+		}
 		return session.Output{Outcomes: answered}, nil
 	}
 }
@@ -316,8 +323,8 @@ func (b *Browser) check(ctx context.Context, tab cdp.Session, h *handle, a actio
 }
 
 // replaceTab loads a URL in a new tab and closes t, whose page opens
-// dialog after dialog: such a page can hold a navigation in its own tab
-// up, and closing the tab ends it for good.
+// dialog after dialog or whose renderer crashed: such a tab can hold a
+// navigation in it up, and closing it ends that for good.
 func (b *Browser) replaceTab(ctx context.Context, t *tab, a action.Action) (session.Output, error) {
 	n, err := b.newTab(ctx, a.URL)
 	if err != nil {
@@ -331,13 +338,21 @@ func (b *Browser) replaceTab(ctx context.Context, t *tab, a action.Action) (sess
 		b.log.Debug("close the storming tab", "err", err)
 	}
 	b.currentWatch().dropOutcome(fmt.Sprintf("opened tab %d ", n))
-	return session.Output{Outcomes: []string{"closed the tab whose page kept opening dialogs; " + trimScheme(action.NormalizeURL(a.URL)) + " opened in a new one"}, Replaced: true}, nil
+	why := "kept opening dialogs"
+	if t.watch.hasCrashed() {
+		why = "crashed"
+	}
+	return session.Output{Outcomes: []string{"closed the tab whose page " + why + "; " + trimScheme(action.NormalizeURL(a.URL)) + " opened in a new one"}, Replaced: true}, nil
 }
 
 // navigate loads a URL, or goes back, forward or reloads.
 func (b *Browser) navigate(ctx context.Context, a action.Action) (session.Output, error) {
 	tctx := b.tabCtx()
 	t := chromedpTarget(tctx)
+	b.unstick(ctx, t) // a script that never yields would hold the new page up
+	if cur := b.curTab(); a.Nav == "reload" && cur != nil && cur.watch != nil && cur.watch.hasCrashed() {
+		return b.replaceTab(ctx, cur, action.Action{URL: b.tabURL(ctx), Timeout: a.Timeout})
+	}
 	switch a.Nav {
 	case "reload":
 		_, err := cdp.Call(ctx, t, page.Reload, page.ReloadParams{})
@@ -357,7 +372,7 @@ func (b *Browser) navigate(ctx context.Context, a action.Action) (session.Output
 		_, err = cdp.Call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: hist.Entries[i].ID})
 		return session.Output{}, err
 	}
-	if t := b.curTab(); t != nil && t.watch != nil && t.watch.storm.active(time.Now()) {
+	if t := b.curTab(); t != nil && t.watch != nil && (t.watch.storm.active(time.Now()) || t.watch.hasCrashed()) {
 		return b.replaceTab(ctx, t, a)
 	}
 	load, err := b.Navigate(ctx, a.URL, a.Limit())

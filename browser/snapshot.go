@@ -60,6 +60,9 @@ func (b *Browser) Snapshot(ctx context.Context, opt SnapshotOptions) (*tree.Snap
 	}
 	tab := c.Target
 	tabID := targetID(b.tabCtx())
+	if err := b.responsive(ctx, tab); err != nil {
+		return nil, st, err
+	}
 
 	frames, err := b.discoverFrames(ctx, tab, tabID)
 	if err != nil {

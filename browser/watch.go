@@ -12,6 +12,7 @@ import (
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -70,6 +71,8 @@ type tabWatch struct {
 	dialogCh chan struct{}                      // closed when a dialog opens
 	gone     chan struct{}                      // closed when the open dialog closes
 	storm    dialogStorm                        // dialogs seen lately, to stop a storm
+	crashed  bool                               // the renderer crashed; a navigation clears it
+	stuck    bool                               // the page did not answer when last asked
 	// docReqs is the document request of each frame's latest navigation.
 	// When a frame moves into its own process (a cross-site frame), the end
 	// of its loading is reported on the new frame target, not here: the
@@ -149,9 +152,18 @@ func (tw *tabWatch) onEvent(ev any) {
 		w.send(settle.Event{Kind: settle.Busy, Key: "frame:" + string(e.FrameID)})
 	case *page.EventFrameStoppedLoading:
 		w.send(settle.Event{Kind: settle.Idle, Key: "frame:" + string(e.FrameID)})
+	case *inspector.EventTargetCrashed:
+		tw.mu.Lock()
+		tw.crashed = true
+		tw.mu.Unlock()
+		w.outcome("the page crashed (navigate or reload opens it again)")
+		w.send(settle.Event{Kind: settle.Block})
 	case *page.EventFrameNavigated:
 		if e.Frame != nil && e.Frame.ParentID == "" {
 			tw.storm.reset() // a new document starts calm
+			tw.mu.Lock()
+			tw.crashed, tw.stuck = false, false
+			tw.mu.Unlock()
 			if e.Frame.UnreachableURL != "" && w.wasRefused(e.Frame.UnreachableURL) {
 				// The browser's error page for a navigation --domains
 				// refused: its outcome line says so already.
@@ -203,6 +215,14 @@ func (tw *tabWatch) onEvent(ev any) {
 	case *dom.EventDocumentUpdated:
 		w.send(settle.Event{Kind: settle.Mutation})
 	}
+}
+
+// hasCrashed reports whether the tab's renderer crashed since its last
+// navigation.
+func (tw *tabWatch) hasCrashed() bool {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	return tw.crashed
 }
 
 // goneCh returns a channel closed when the open dialog closes (nil when
@@ -559,6 +579,9 @@ func (b *Browser) listenTab(ctx context.Context, tabCtx context.Context, id targ
 	c := chromedp.FromContext(tabCtx)
 	if err := observe(ctx, c.Target); err != nil {
 		b.log.Debug("mutation observer", "err", err)
+	}
+	if _, err := cdp.Call(ctx, c.Target, inspector.Enable, cdp.Empty{}); err != nil { // for targetCrashed
+		b.log.Debug("inspector", "err", err)
 	}
 	return tw, nil
 }
