@@ -103,7 +103,13 @@ func (b *Browser) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 		if a.Kind != action.Navigate {
 			return session.Output{}, fmt.Errorf("a JavaScript %s is open (%s): answer it first with dialog accept or dialog dismiss", d.Type, quoteText(d.Message))
 		}
-		// Leaving the page: the dialog is dismissed first, and said so.
+		if a.URL != "" {
+			// Leaving for another page: its tab goes, dialog and all. A
+			// page can open the next dialog as soon as one is answered,
+			// and hold the navigation up with it.
+			return b.replaceTab(ctx, cur, a, fmt.Sprintf("had %s open", dialogText(d)))
+		}
+		// Back, forward or reload: the dialog is dismissed first, and said so.
 		out, err := b.answerDialog(ctx, cur, action.Action{Kind: action.Dialog, Nav: "dismiss"})
 		if err != nil {
 			return out, err
@@ -132,19 +138,30 @@ func (b *Browser) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 		out, err := b.do(ctx, a, h, to)
 		done <- result{out, err}
 	}()
-	select {
-	case r := <-done:
-		r.out.Outcomes = append(answered, r.out.Outcomes...)
-		return r.out, r.err
-	case <-cur.watch.dialogOpened():
-		if answered != nil && a.Kind == action.Navigate && a.URL != "" {
-			// The page opened another dialog as it was being left: it
-			// would hold the navigation up, so its tab goes instead.
-			out, err := b.replaceTab(ctx, cur, a)
-			out.Outcomes = append(answered, out.Outcomes...)
-			return out, err
+	// Input whose handler never returns (onclick="for(;;){}") holds the
+	// call: past StuckAfter the page is asked whether it still answers.
+	// Reading kinds (an extract of a huge page) may keep the page busy
+	// for longer, and are left to the call's own deadline.
+	var stuck <-chan time.Time
+	if spec, _ := action.SpecOf(a.Kind); spec.Input {
+		tick := time.NewTicker(StuckAfter)
+		defer tick.Stop()
+		stuck = tick.C
+	}
+	for {
+		select {
+		case r := <-done:
+			r.out.Outcomes = append(answered, r.out.Outcomes...)
+			return r.out, r.err
+		case <-cur.watch.dialogOpened():
+			return session.Output{Outcomes: answered}, nil
+		case <-stuck:
+			if err := b.responsive(ctx, chromedpTarget(cur.ctx)); errors.Is(err, ErrUnresponsive) {
+				return session.Output{Outcomes: answered}, err
+			}
+		case <-ctx.Done():
+			return session.Output{Outcomes: answered}, ctx.Err()
 		}
-		return session.Output{Outcomes: answered}, nil
 	}
 }
 
@@ -322,10 +339,11 @@ func (b *Browser) check(ctx context.Context, tab cdp.Session, h *handle, a actio
 	return session.Output{}, click(ctx, tab, x, y, input.MouseButtonLeft, 1)
 }
 
-// replaceTab loads a URL in a new tab and closes t, whose page opens
-// dialog after dialog or whose renderer crashed: such a tab can hold a
-// navigation in it up, and closing it ends that for good.
-func (b *Browser) replaceTab(ctx context.Context, t *tab, a action.Action) (session.Output, error) {
+// replaceTab loads a URL in a new tab and closes t, whose page has a
+// dialog open, opens dialog after dialog, or crashed (why says which):
+// such a tab can hold a navigation in it up, and closing it ends that for
+// good.
+func (b *Browser) replaceTab(ctx context.Context, t *tab, a action.Action, why string) (session.Output, error) {
 	n, err := b.newTab(ctx, a.URL)
 	if err != nil {
 		return session.Output{}, err
@@ -338,10 +356,6 @@ func (b *Browser) replaceTab(ctx context.Context, t *tab, a action.Action) (sess
 		b.log.Debug("close the storming tab", "err", err)
 	}
 	b.currentWatch().dropOutcome(fmt.Sprintf("opened tab %d ", n))
-	why := "kept opening dialogs"
-	if t.watch.hasCrashed() {
-		why = "crashed"
-	}
 	return session.Output{Outcomes: []string{"closed the tab whose page " + why + "; " + trimScheme(action.NormalizeURL(a.URL)) + " opened in a new one"}, Replaced: true}, nil
 }
 
@@ -351,7 +365,7 @@ func (b *Browser) navigate(ctx context.Context, a action.Action) (session.Output
 	t := chromedpTarget(tctx)
 	b.unstick(ctx, t) // a script that never yields would hold the new page up
 	if cur := b.curTab(); a.Nav == "reload" && cur != nil && cur.watch != nil && cur.watch.hasCrashed() {
-		return b.replaceTab(ctx, cur, action.Action{URL: b.tabURL(ctx), Timeout: a.Timeout})
+		return b.replaceTab(ctx, cur, action.Action{URL: b.tabURL(ctx), Timeout: a.Timeout}, "crashed")
 	}
 	switch a.Nav {
 	case "reload":
@@ -372,8 +386,13 @@ func (b *Browser) navigate(ctx context.Context, a action.Action) (session.Output
 		_, err = cdp.Call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: hist.Entries[i].ID})
 		return session.Output{}, err
 	}
-	if t := b.curTab(); t != nil && t.watch != nil && (t.watch.storm.active(time.Now()) || t.watch.hasCrashed()) {
-		return b.replaceTab(ctx, t, a)
+	if t := b.curTab(); t != nil && t.watch != nil {
+		switch {
+		case t.watch.hasCrashed():
+			return b.replaceTab(ctx, t, a, "crashed")
+		case t.watch.storm.active(time.Now()):
+			return b.replaceTab(ctx, t, a, "kept opening dialogs")
+		}
 	}
 	load, err := b.Navigate(ctx, a.URL, a.Limit())
 	if note := load.Note(); note != "" && err == nil {

@@ -9,7 +9,7 @@ import (
 // TestDialogStorm: a page that opens alert after alert gets its first few
 // answered by the agent; past the storm's threshold canopy dismisses the
 // rest itself, says so once, and the page's tools work again. navigate
-// works while a dialog is open, dismissing it first.
+// works while a dialog is open: the tab goes, dialog and all.
 func TestDialogStorm(t *testing.T) {
 	cs := connect(t, newServer(t, Options{}))
 	// The page's "loop" button (alert in a loop that never yields) is a
@@ -41,11 +41,15 @@ func TestDialogStorm(t *testing.T) {
 			}
 		})
 	}
-	// A dialog left open does not stop navigate: it is dismissed first.
+	// A dialog left open does not stop navigate: the tab goes, dialog and
+	// all, and the page opens in a new one; there is one tab after.
 	call(t, cs, "navigate", map[string]any{"url": testSite.URL("/storm.html")})
 	call(t, cs, "click", map[string]any{"target": "id:timers"})
 	text, isErr := call(t, cs, "navigate", map[string]any{"url": testSite.URL("/login.html")})
-	if isErr || !strings.Contains(text, `dismissed alert "again"`) || !strings.Contains(text, `textbox "Email"`) {
+	if isErr || !strings.Contains(text, `closed the tab whose page had alert "again" open`) || !strings.Contains(text, `textbox "Email"`) {
 		t.Errorf("navigate with an alert open: (%q, %v)", text, isErr)
+	}
+	if text, _ := call(t, cs, "tabs", map[string]any{"action": "list"}); strings.Count(text, "\n") != 1 || !strings.Contains(text, "login") {
+		t.Errorf("tabs after: %q", text)
 	}
 }

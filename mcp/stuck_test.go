@@ -28,4 +28,16 @@ func TestStuckPage(t *testing.T) {
 	if text, isErr := call(t, cs, "click", map[string]any{"target": "role:checkbox"}); isErr || !strings.Contains(text, "checked") {
 		t.Errorf("click after recovering: (%q, %v)", text, isErr)
 	}
+
+	// A click whose handler never returns ends too, and says why.
+	call(t, cs, "navigate", map[string]any{"url": testSite.URL("/spin.html")})
+	start = time.Now()
+	text, isErr = call(t, cs, "click", map[string]any{"target": "id:block"})
+	t.Logf("click: %v", time.Since(start))
+	if !isErr || !strings.Contains(text, "has not answered for") || time.Since(start) > 30*time.Second {
+		t.Errorf("a click that never returns, after %v: (%q, %v)", time.Since(start), text, isErr)
+	}
+	if text, isErr := call(t, cs, "navigate", map[string]any{"url": testSite.URL("/login.html")}); isErr || !strings.Contains(text, `textbox "Email"`) {
+		t.Errorf("navigate away after it: (%q, %v)", text, isErr)
+	}
 }
