@@ -564,3 +564,22 @@ func TestPopupStorm(t *testing.T) {
 		t.Errorf("after a click on a link there are %d tabs, want 2:\n%s", n, r.Text)
 	}
 }
+
+// TestPopupsAllowed: with the blocker off (Options.AllowPopups, the CLI's
+// --allow-popups), the windows a page opens at load do open.
+func TestPopupsAllowed(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b, err := New(ctx, Options{AllowPopups: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := b.Navigate(ctx, testSite.URL("/popups.html"), 0); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the popups to open", func() bool {
+		tabs, err := b.Tabs(ctx)
+		return err == nil && len(tabs) > 100
+	})
+}

@@ -91,6 +91,11 @@ type Options struct {
 	// sessions on the same browser (the MCP server's HTTP sessions), and
 	// Close disposes of it. The browser's other tabs are not shown.
 	Isolated bool
+	// AllowPopups turns Chromium's popup blocker off for a launched
+	// browser: windows a page opens by itself open as tabs. It is on by
+	// default, so a page cannot open windows without end; popups from the
+	// agent's clicks open either way.
+	AllowPopups bool
 }
 
 // Browser is one connection to Chromium and the current tab. Its refs stay
@@ -226,7 +231,7 @@ func (b *Browser) launch(ctx context.Context, opt Options) error {
 		// chromedp's defaults switch the popup blocker off: a page could
 		// then open windows without end. Popups from the agent's clicks
 		// (user gestures) still open.
-		chromedp.Flag("disable-popup-blocking", false),
+		chromedp.Flag("disable-popup-blocking", opt.AllowPopups),
 		chromedp.WindowSize(1280, 800),
 	)
 	if os.Getuid() == 0 {

@@ -60,6 +60,7 @@ type browserFlags struct {
 	args      []string
 	verbose   bool
 	downloads string
+	popups    bool
 }
 
 func (f *browserFlags) register(cmd *cobra.Command) {
@@ -69,6 +70,7 @@ func (f *browserFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.headful, "headful", false, "show the browser window (needs a display)")
 	fl.StringArrayVar(&f.args, "browser-arg", nil, "extra browser flag, repeatable (e.g. --browser-arg=--lang=de)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log CDP details to stderr")
+	fl.BoolVar(&f.popups, "allow-popups", false, "let pages open windows by themselves (Chromium's popup blocker off); popups from clicks open either way")
 	fl.StringVar(&f.downloads, "downloads", "", `downloads folder, or "ask" for the browser's own Save dialog (default: a session folder)`)
 }
 
@@ -78,11 +80,12 @@ func (f *browserFlags) options(stderr io.Writer) browser.Options {
 		level = slog.LevelDebug
 	}
 	o := browser.Options{
-		Exec:    f.chromium,
-		CDP:     f.cdp,
-		Headful: f.headful,
-		Args:    f.args,
-		Logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
+		Exec:        f.chromium,
+		CDP:         f.cdp,
+		Headful:     f.headful,
+		Args:        f.args,
+		Logger:      slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
+		AllowPopups: f.popups,
 	}
 	if f.downloads == "ask" {
 		o.AskDownloads = true
