@@ -181,7 +181,21 @@ func findItem(ctx context.Context, svc dbus.BusObject, name string) (dbus.Object
 	}
 	var unlocked, locked []dbus.ObjectPath
 	for _, n := range names {
-		err := svc.CallWithContext(ctx, secretIface+".Service.SearchItems", 0, map[string]string{keyringName: n}).Store(&unlocked, &locked)
+		search := func() error {
+			return svc.CallWithContext(ctx, secretIface+".Service.SearchItems", 0, map[string]string{keyringName: n}).Store(&unlocked, &locked)
+		}
+		err := search()
+		var de dbus.Error
+		if errors.As(err, &de) && de.Name == "org.freedesktop.DBus.Error.UnknownMethod" {
+			// gnome-keyring answers so for a moment now and then (seen
+			// under load while it was busy with its collections): once
+			// more, shortly after.
+			select {
+			case <-time.After(100 * time.Millisecond):
+				err = search()
+			case <-ctx.Done():
+			}
+		}
 		if err != nil {
 			return "", keyringErr("search the keyring", err)
 		}
