@@ -18,8 +18,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,6 +28,7 @@ import (
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/internal/site"
+	"github.com/canopy-dev/canopy/internal/sysproc"
 	"github.com/canopy-dev/canopy/mcp"
 )
 
@@ -169,23 +168,8 @@ func connect(ctx context.Context, srv *mcp.Server) (*sdk.ClientSession, error) {
 // direct children), as a crash would.
 func killBrowser() {
 	self := os.Getpid()
-	matches, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, m := range matches {
-		data, err := os.ReadFile(m)
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		end := strings.LastIndexByte(s, ')')
-		if end < 0 {
-			continue
-		}
-		fields := strings.Fields(s[end+1:])
-		if len(fields) < 2 {
-			continue
-		}
-		if pp, _ := strconv.Atoi(fields[1]); pp == self {
-			pid, _ := strconv.Atoi(strings.Fields(s)[0])
+	for pid, parent := range sysproc.Parents() {
+		if parent == self {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}

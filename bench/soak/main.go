@@ -15,7 +15,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/internal/site"
+	"github.com/canopy-dev/canopy/internal/sysproc"
 )
 
 // round is one pass over the pages: load each, act on it, read it.
@@ -184,27 +184,7 @@ func fds() int {
 
 // children counts the processes descended from pid (the browser's).
 func children(pid int) int {
-	parent := map[int]int{}
-	matches, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, m := range matches {
-		data, err := os.ReadFile(m)
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …; comm may hold spaces and parentheses.
-		s := string(data)
-		end := strings.LastIndexByte(s, ')')
-		if end < 0 {
-			continue
-		}
-		fields := strings.Fields(s[end+1:])
-		if len(fields) < 2 {
-			continue
-		}
-		p, _ := strconv.Atoi(strings.Fields(s)[0])
-		pp, _ := strconv.Atoi(fields[1])
-		parent[p] = pp
-	}
+	parent := sysproc.Parents()
 	n := 0
 	for p := range parent {
 		for q := parent[p]; q != 0; q = parent[q] {
