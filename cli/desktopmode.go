@@ -7,8 +7,6 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/canopy-dev/canopy"
-	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/vdesk"
 )
 
@@ -28,35 +26,4 @@ func ensureDisplay(ctx context.Context, stderr io.Writer, log *slog.Logger) (fun
 		restore()
 		_ = d.Down(context.WithoutCancel(ctx))
 	}, nil
-}
-
-// runDesktopSnapshot prints the desktop's tree, or the subtree a selector
-// names.
-func runDesktopSnapshot(ctx context.Context, f snapshotFlags, stdout, stderr io.Writer) error {
-	cfg, err := f.config()
-	if err != nil {
-		return err
-	}
-	cfg.Desktop = true
-	cfg.Browser = f.options(stderr)
-	cfg.Session.Logger = cfg.Browser.Logger
-	return printSnapshot(ctx, cfg, f, "", stdout, stderr)
-}
-
-// runDesktopDo runs steps on the desktop, with a browser that starts
-// headful on it when a step needs one.
-func runDesktopDo(ctx context.Context, steps []action.Action, f doFlags, stdout, stderr io.Writer) error {
-	cfg, err := f.config()
-	if err != nil {
-		return err
-	}
-	cfg.Desktop = true
-	cfg.Browser = f.options(stderr)
-	cfg.Session.Logger = cfg.Browser.Logger
-	sess, err := canopy.Open(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
-	return runSteps(ctx, sess.Session, steps, f, stdout)
 }

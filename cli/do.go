@@ -55,10 +55,11 @@ is non-zero. The first failing step stops the run.`,
 			if err != nil {
 				return err
 			}
-			if f.desktop {
-				return runDesktopDo(cmd.Context(), steps, f, stdout, stderr)
+			url := ""
+			if !f.desktop {
+				url = args[0]
 			}
-			return runDo(cmd.Context(), args[0], steps, f, stdout, stderr)
+			return runDo(cmd.Context(), url, steps, f, stdout, stderr)
 		},
 	}
 	f.register(cmd)
@@ -79,13 +80,14 @@ type stepJSON struct {
 	Image string `json:"image,omitempty"` // where a screenshot was written
 }
 
+// runDo opens the session (on the desktop with --desktop, where a browser
+// starts headful when a step needs one), loads url when given, and runs
+// the steps.
 func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, stdout, stderr io.Writer) error {
-	cfg, err := f.config()
+	cfg, err := sessionConfig(f.browserFlags, f.policyFlags, f.desktop, stderr)
 	if err != nil {
 		return err
 	}
-	cfg.Browser = f.options(stderr)
-	cfg.Session.Logger = cfg.Browser.Logger
 	sess, err := canopy.Open(ctx, cfg)
 	if err != nil {
 		return err
@@ -94,8 +96,10 @@ func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, st
 	// The page the command opens with loads as a navigate step would:
 	// through the gate (javascript:, file: … need sensitive) and into the
 	// audit log. Its reply is not printed: the steps' diffs are.
-	if _, err := sess.Run(ctx, action.Action{Kind: action.Navigate, URL: url, Timeout: f.timeout}); err != nil {
-		return err
+	if url != "" {
+		if _, err := sess.Run(ctx, action.Action{Kind: action.Navigate, URL: url, Timeout: f.timeout}); err != nil {
+			return err
+		}
 	}
 	return runSteps(ctx, sess.Session, steps, f, stdout)
 }

@@ -65,12 +65,10 @@ download's Save dialog is one more window (--downloads ask).`,
 }
 
 func runMCP(ctx context.Context, f mcpFlags, stdin io.Reader, stdout, stderr io.Writer) error {
-	cfg, err := f.config()
+	cfg, err := sessionConfig(f.browserFlags, f.policyFlags, f.desktop, stderr)
 	if err != nil {
 		return err
 	}
-	cfg.Browser = f.options(stderr)
-	cfg.Desktop = f.desktop
 	if f.desktop {
 		down, err := ensureDisplay(ctx, stderr, cfg.Browser.Logger)
 		if err != nil {

@@ -52,7 +52,7 @@ it. With --cdp and no URL, it reads the current tab of a running browser.`,
 				if url != "" {
 					return fmt.Errorf("--desktop reads the desktop: give no URL")
 				}
-				return runDesktopSnapshot(cmd.Context(), f, stdout, stderr)
+				return runSnapshot(cmd.Context(), "", f, stdout, stderr)
 			}
 			if url == "" && f.cdp == "" {
 				return fmt.Errorf("give a URL, or --cdp to read the current tab of a running browser")
@@ -75,18 +75,13 @@ it. With --cdp and no URL, it reads the current tab of a running browser.`,
 	return cmd
 }
 
-// config is the session the snapshot flags ask for.
-func (f snapshotFlags) config() (canopy.Config, error) {
-	return policyFlags{allow: f.allow}.config()
-}
-
+// runSnapshot prints the snapshot the flags ask for: of url, of an
+// attached browser's current tab, or of the desktop.
 func runSnapshot(ctx context.Context, url string, f snapshotFlags, stdout, stderr io.Writer) error {
-	cfg, err := f.config()
+	cfg, err := sessionConfig(f.browserFlags, policyFlags{allow: f.allow}, f.desktop, stderr)
 	if err != nil {
 		return err
 	}
-	cfg.Browser = f.options(stderr)
-	cfg.Session.Logger = cfg.Browser.Logger
 	return printSnapshot(ctx, cfg, f, url, stdout, stderr)
 }
 

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/canopy-dev/canopy"
@@ -66,5 +68,19 @@ func (f policyFlags) config() (canopy.Config, error) {
 	}
 	cfg.AuditFile = f.audit
 	cfg.Session.Surface = "cli"
+	return cfg, nil
+}
+
+// sessionConfig is the session a command's flags ask for: the rules and
+// tier of p, the browser of b (its logger writing to stderr), on the
+// desktop when desktop is set.
+func sessionConfig(b browserFlags, p policyFlags, desktop bool, stderr io.Writer) (canopy.Config, error) {
+	cfg, err := p.config()
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Browser = b.options(stderr)
+	cfg.Session.Logger = cfg.Browser.Logger
+	cfg.Desktop = desktop
 	return cfg, nil
 }
