@@ -178,11 +178,12 @@ func (tw *tabWatch) onEvent(ev any) {
 		w.send(settle.Event{Kind: settle.Mutation})
 	case *page.EventJavascriptDialogOpening:
 		if n, storming := tw.storm.seen(time.Now()); storming {
-			// The page opens dialog after dialog: canopy answers them
-			// itself, so the page's tools work again.
+			// The page opens dialog after dialog: canopy stops the
+			// script that opens them and answers them itself, so the
+			// page's tools work again.
 			go tw.dismiss()
 			if n == stormDialogs+1 {
-				w.outcome(fmt.Sprintf("dismissed %s and the dialogs after it: the page opened %d in %s", dialogText(e), n, stormWindow))
+				w.outcome(fmt.Sprintf("dismissed %s and stopped the script opening dialogs: the page opened %d in %s", dialogText(e), n, stormWindow))
 			}
 			return
 		}
@@ -233,8 +234,15 @@ func (tw *tabWatch) goneCh() <-chan struct{} {
 	return tw.gone
 }
 
-// dismiss answers the open dialog of a storm. It runs on its own
-// goroutine: the event reader must not call CDP.
+// dismiss stops the script that opened the dialog of a storm, then
+// answers the dialog. It runs on its own goroutine: the event reader must
+// not call CDP.
+//
+// The script is stopped first, while the dialog holds it: a loop that
+// opens dialogs without yielding (for(;;) alert()) would otherwise keep the
+// page's main thread busy for good, and a timer chain ends too, as the
+// stopped script schedules no next timer. Runtime.terminateExecution ends
+// only the script running now; the page's later scripts run as usual.
 func (tw *tabWatch) dismiss() {
 	t := tw.b.tabByID(tw.id)
 	if t == nil || t.ctx == nil {
@@ -242,7 +250,17 @@ func (tw *tabWatch) dismiss() {
 	}
 	ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
 	defer cancel()
-	if _, err := cdp.Call(ctx, chromedpTarget(t.ctx), page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{}); err != nil {
+	target := chromedpTarget(t.ctx)
+	// The page answers terminateExecution only once the script has
+	// stopped, and the script is held by the dialog: ask without waiting.
+	go func() {
+		ctx, cancel := context.WithTimeout(t.ctx, 5*time.Second)
+		defer cancel()
+		if _, err := cdp.Call(ctx, target, runtime.TerminateExecution, cdp.Empty{}); err != nil {
+			tw.b.log.Debug("stop the script of a dialog storm", "err", err)
+		}
+	}()
+	if _, err := cdp.Call(ctx, target, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{}); err != nil {
 		tw.b.log.Debug("dismiss a dialog of a storm", "err", err)
 	}
 }
