@@ -121,6 +121,10 @@ type Action struct {
 	Quiet bool `json:"quiet,omitempty"`
 	// Format for extract: markdown, text, table, links, form.
 	Format string `json:"format,omitempty"`
+	// From is where an extract starts, in characters of the page's (or
+	// scope's) text: a page too big for one extract is read a window at a
+	// time, and the line that ends a cut extract gives the next From.
+	From int `json:"from,omitempty"`
 	// Marks draws ref labels on a screenshot.
 	Marks bool `json:"marks,omitempty"`
 	// Path where a screenshot is written (CLI); empty keeps it in the reply.

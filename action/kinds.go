@@ -315,14 +315,29 @@ func table() []Spec {
 		},
 		{
 			Kind: Extract, Doc: "Page or scope content as markdown, text, tables, links or form values.",
-			Syntax: "extract [TARGET] [markdown|text|table|links|form]", Tool: true, Target: OptionalTarget,
+			Syntax: "extract [TARGET] [markdown|text|table|links|form] [from N]", Tool: true, Target: OptionalTarget,
 			Tier: Observe, Reads: true, Hints: reading,
 			Args: []Arg{
 				str("scope", "", func(a *Action, s string) { a.Target = s }),
 				str("format", "", func(a *Action, s string) { a.Format = s }).required().oneOf(extractFormats),
+				integer("from", "start at this character of the text (a cut extract's last line gives it)", func(a *Action, n int) { a.From = n }),
 			},
-			check: func(a Action) error { return wordIn("extract format", a.Format, extractFormats) },
+			check: func(a Action) error {
+				if a.From < 0 {
+					return fmt.Errorf("extract from must be 0 or more, got %d", a.From)
+				}
+				return wordIn("extract format", a.Format, extractFormats)
+			},
 			parse: func(p *stepParser) error {
+				if len(p.sel) > 0 {
+					col := p.sel[len(p.sel)-1].col
+					if n, ok := p.popInt(); ok {
+						if _, ok := p.popWord("from"); !ok {
+							return errAt(col, "extract takes a number only after from (extract text from %d)", n)
+						}
+						p.a.From = n
+					}
+				}
 				var ok bool
 				if p.a.Format, ok = p.popWord(extractFormats...); !ok {
 					p.a.Format = "markdown"

@@ -39,6 +39,7 @@ func TestParseSteps(t *testing.T) {
 			{Kind: Scroll, Target: "role:list", Direction: "up"},
 		}},
 		{`extract e12 table; extract`, []Action{{Kind: Extract, Target: "e12", Format: "table"}, {Kind: Extract, Format: "markdown"}}},
+		{`extract role:main text from 200000; extract from 5`, []Action{{Kind: Extract, Target: "role:main", Format: "text", From: 200000}, {Kind: Extract, Format: "markdown", From: 5}}},
 		{`wait role:dialog hidden; wait text "Saved"; wait url "*/dashboard"; wait quiet`, []Action{
 			{Kind: Wait, Target: "role:dialog", State: "hidden"},
 			{Kind: Wait, Text: "Saved"},
@@ -79,6 +80,7 @@ func TestParseStepsErrors(t *testing.T) {
 		{`type e2 "abc" fast`, `column 15: type takes the flags clear and submit after the text, not "fast"`},
 		{`navigate e5 "http://x"`, `column 10: navigate takes no selector`},
 		{`tabs switch two`, `column 13: tabs switch takes a tab number`},
+		{`extract text 5`, `column 14: extract takes a number only after from`},
 		{`click role:button name:"Save`, `unterminated " in`},
 	}
 	for _, tt := range tests {

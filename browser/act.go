@@ -196,7 +196,7 @@ func (b *Browser) do(ctx context.Context, a action.Action, h *handle, to *tree.N
 	case action.Screenshot:
 		return b.screenshot(ctx, h, a.Marks)
 	case action.Extract:
-		return b.extract(ctx, h, a.Format)
+		return b.extract(ctx, h, a)
 	}
 	return session.Output{}, fmt.Errorf("the browser cannot %s", a.Kind)
 }

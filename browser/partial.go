@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -20,29 +21,71 @@ import (
 // What is not read is counted (Node.Unread) and printed as an elision.
 const (
 	largeDocElements = 20000
+	largeDocText     = 1 << 20 // characters
 	partialPerParent = 60
 	partialMaxNodes  = 30000
 	partialMaxTime   = 8 * time.Second
+	partialGrace     = 2 * time.Second
 	partialInFlight  = 16
 )
 
-// countElements returns how many elements the frame's document holds, a
-// cheap guess at the size of its AX tree.
-func countElements(ctx context.Context, s *chromedp.Target) (int, error) {
+// docSize is a cheap guess at the cost of reading a document's trees.
+// Elements drive the AX tree's size; text drives layout, whose inline text
+// boxes make both the full AX tree and the DOM snapshot slow (a 50 MB text
+// node: 13 s for getFullAXTree, minutes for captureSnapshot).
+type docSize struct {
+	Elements int `json:"elements"`
+	Text     int `json:"text"`
+}
+
+// large reports whether the document is read on demand.
+func (d docSize) large() bool { return d.Elements > largeDocElements || d.Text > largeDocText }
+
+// String says what makes the document large, for the snapshot's note.
+func (d docSize) String() string {
+	if d.Text > largeDocText {
+		return fmt.Sprintf("%d elements, %.1f MB of text", d.Elements, float64(d.Text)/(1<<20))
+	}
+	return fmt.Sprintf("%d elements", d.Elements)
+}
+
+// measureDoc asks the frame's document how big it is. textContent builds
+// one string of the document's text in the page, about 1 ms per MB.
+func measureDoc(ctx context.Context, s *chromedp.Target) (docSize, error) {
+	var d docSize
 	res, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{
-		Expression:    "document.getElementsByTagName('*').length",
+		Expression: "({elements: document.getElementsByTagName('*').length, " +
+			"text: document.documentElement ? document.documentElement.textContent.length : 0})",
 		ReturnByValue: new(true),
 	})
 	if err != nil {
-		return 0, err
+		return d, err
 	}
 	if res.ExceptionDetails != nil || res.Result == nil {
-		return 0, fmt.Errorf("count elements: script failed")
+		return d, fmt.Errorf("measure the document: script failed")
 	}
-	var n int
-	_, err = fmt.Sscan(string(res.Result.Value), &n)
-	return n, err
+	return d, json.Unmarshal(res.Result.Value, &d)
 }
+
+// needsChildren reports whether n's children are worth a getChildAXNodes
+// call: some are not read yet, and they are not a text's inline text boxes
+// (canopy drops those; a long text has tens of thousands). Each call that
+// returns a node costs its name again: 6 s for a 50 MB text.
+func needsChildren(n *accessibility.Node, byID map[accessibility.NodeID]*accessibility.Node) bool {
+	if isText(n) {
+		return false
+	}
+	for _, id := range n.ChildIDs {
+		if byID[id] == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isText reports whether n is a text node, whose children are its inline
+// text boxes.
+func isText(n *accessibility.Node) bool { return valueString(n.Role) == "StaticText" }
 
 // partialTree is an AX tree read on demand.
 type partialTree struct {
@@ -62,6 +105,12 @@ func readPartial(ctx context.Context, s *chromedp.Target, frame cdp.FrameID) (*p
 		return nil, fmt.Errorf("read the root accessibility node: %w", err)
 	}
 	deadline := time.Now().Add(partialMaxTime)
+	// A call in flight at the deadline gets a little longer, then is given
+	// up: what it would have returned is counted as unread. One call can be
+	// slow on its own (each returns its nodes' names in full: seconds for a
+	// page of megabytes of text still loading).
+	lctx, cancel := context.WithDeadline(ctx, deadline.Add(partialGrace))
+	defer cancel()
 	byID := map[accessibility.NodeID]*accessibility.Node{root.Node.NodeID: root.Node}
 	p := &partialTree{unread: map[accessibility.NodeID]int{}}
 	order := []*accessibility.Node{root.Node}
@@ -76,13 +125,13 @@ func readPartial(ctx context.Context, s *chromedp.Target, frame cdp.FrameID) (*p
 		sem := make(chan struct{}, partialInFlight)
 		var wg sync.WaitGroup
 		for _, n := range level {
-			if len(n.ChildIDs) == 0 {
+			if !needsChildren(n, byID) {
 				continue
 			}
 			wg.Go(func() {
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				res, err := cdp.Call(ctx, s, accessibility.GetChildAXNodes, accessibility.GetChildAXNodesParams{ID: n.NodeID, FrameID: frame})
+				res, err := cdp.Call(lctx, s, accessibility.GetChildAXNodes, accessibility.GetChildAXNodesParams{ID: n.NodeID, FrameID: frame})
 				if err != nil {
 					return
 				}
@@ -115,6 +164,9 @@ func readPartial(ctx context.Context, s *chromedp.Target, frame cdp.FrameID) (*p
 	}
 	// Nodes whose children were never asked for: count them as unread.
 	for _, n := range order {
+		if isText(n) {
+			continue // inline text boxes are not shown
+		}
 		missing := 0
 		for _, id := range n.ChildIDs {
 			if byID[id] == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -157,33 +158,36 @@ func (b *Browser) screenshot(ctx context.Context, h *handle, marks bool) (sessio
 	return session.Output{Image: img}, nil
 }
 
-// extract returns the page's (or a node's) content in a format.
-func (b *Browser) extract(ctx context.Context, h *handle, format string) (session.Output, error) {
-	f, err := extract.ParseFormat(format)
+// extract returns the page's (or a node's) content in a format, a window
+// of ExtractWindow characters of its text at a time (see readHTML).
+func (b *Browser) extract(ctx context.Context, h *handle, a action.Action) (session.Output, error) {
+	f, err := extract.ParseFormat(a.Format)
 	if err != nil {
 		return session.Output{}, err
 	}
-	tctx := b.tabCtx()
-	url, _ := chromedp.Run(tctx, chromedp.Location())
-	var html string
-	if h == nil {
-		html, err = chromedp.Run(tctx, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
-	} else {
-		var res dom.GetOuterHTMLResult
-		res, err = cdp.Call(ctx, h.t, dom.GetOuterHTML, dom.GetOuterHTMLParams{BackendNodeID: h.id})
-		if err == nil {
-			html = res.OuterHTML
-		}
-		err = staleOr(err)
-	}
+	url, _ := chromedp.Run(b.tabCtx(), chromedp.Location())
+	p, err := b.readHTML(ctx, h, a.From, ExtractWindow)
 	if err != nil {
-		return session.Output{}, fmt.Errorf("read the page's HTML: %w", err)
+		return session.Output{}, fmt.Errorf("read the page's HTML: %w", staleOr(err))
 	}
-	text, err := extract.FromHTML(f, html, url, h == nil)
+	text, err := extract.FromHTML(f, p.HTML, url, h == nil)
 	if err != nil {
 		return session.Output{}, err
 	}
-	return session.Output{Text: strings.TrimRight(text, "\n") + "\n"}, nil
+	out := session.Output{Text: strings.TrimRight(text, "\n") + "\n"}
+	if p.more() {
+		out.More = fmt.Sprintf("… %d more characters of text (%s)", p.Total-p.End, nextExtract(a, p.End))
+	}
+	return out, nil
+}
+
+// nextExtract is the step that reads the window after one ending at end.
+func nextExtract(a action.Action, end int) string {
+	parts := []string{"extract"}
+	if a.Target != "" {
+		parts = append(parts, a.Target)
+	}
+	return strings.Join(append(parts, a.Format, "from", strconv.Itoa(end)), " ")
 }
 
 // tabsAction lists, opens, switches or closes tabs.

@@ -125,22 +125,22 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		unread: map[cdp.FrameID]map[accessibility.NodeID]int{},
 	}
 	main := frames[0]
-	large := 0
+	var large *docSize
 	if !full {
-		if n, err := countElements(ctx, main.session); err == nil && n > largeDocElements {
-			large = n
+		if d, err := measureDoc(ctx, main.session); err == nil && d.large() {
+			large = &d
 		}
 	}
 	var wg sync.WaitGroup
 	seen := map[target.ID]bool{}
-	if large > 0 {
-		// The DOM snapshot of a large page costs seconds too; its click
-		// evidence and bounds are skipped.
+	if large != nil {
+		// The DOM snapshot of a large page costs seconds too (minutes
+		// for a lot of text); its click evidence and bounds are skipped.
 		seen[main.target] = true
 	}
 	for _, fr := range frames {
-		if fr == main && large > 0 {
-			wg.Go(func() { f.readLarge(ctx, fr, large) })
+		if fr == main && large != nil {
+			wg.Go(func() { f.readLarge(ctx, fr, *large) })
 		} else {
 			wg.Go(func() { f.readFull(ctx, fr) })
 		}
@@ -183,7 +183,7 @@ func (f *fetched) readFull(ctx context.Context, fr *frameInfo) {
 }
 
 // readLarge reads a large frame's AX tree on demand.
-func (f *fetched) readLarge(ctx context.Context, fr *frameInfo, elements int) {
+func (f *fetched) readLarge(ctx context.Context, fr *frameInfo, size docSize) {
 	p, err := readPartial(ctx, fr.session, fr.id)
 	if err != nil {
 		f.record(fr.id, nil, nil, err)
@@ -191,7 +191,7 @@ func (f *fetched) readLarge(ctx context.Context, fr *frameInfo, elements int) {
 	}
 	f.record(fr.id, p.nodes, p.unread, nil)
 	f.mu.Lock()
-	f.notes = append(f.notes, fmt.Sprintf("large page: %d elements, read on demand; --full reads all", elements))
+	f.notes = append(f.notes, fmt.Sprintf("large page: %s, read on demand; --full reads all", size))
 	f.mu.Unlock()
 }
 

@@ -38,6 +38,10 @@ func (b *Browser) responsive(ctx context.Context, tab cdp.Session) error {
 	_, err := cdp.Call(pctx, tab, runtime.Evaluate, runtime.EvaluateParams{Expression: "0"})
 	if err != nil && pctx.Err() != nil && ctx.Err() == nil {
 		tw.setStuck(true)
+		if tw.isLoading() {
+			return fmt.Errorf("the page in tab %d is still loading and has not answered for %s: it may be too big to load quickly (wait, or navigate elsewhere): %w",
+				b.curIndex(), StuckAfter, ErrUnresponsive)
+		}
 		return fmt.Errorf("the page in tab %d has not answered for %s: a script may be stuck (navigate or reload stops it, tabs close closes the tab): %w",
 			b.curIndex(), StuckAfter, ErrUnresponsive)
 	}
@@ -64,6 +68,27 @@ func (tw *tabWatch) isStuck() bool {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
 	return tw.stuck
+}
+
+// setLoading records whether the tab's main frame is loading (the main
+// frame's id is the tab's target id).
+func (tw *tabWatch) setLoading(frame cdp.FrameID, loading bool) {
+	if string(frame) != string(tw.id) {
+		return
+	}
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	tw.loading = loading
+}
+
+// isLoading reports whether the tab's main frame is loading.
+func (tw *tabWatch) isLoading() bool {
+	if tw == nil {
+		return false
+	}
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	return tw.loading
 }
 
 // setStuck records whether the tab's page answers.

@@ -73,6 +73,7 @@ type tabWatch struct {
 	storm    dialogStorm                        // dialogs seen lately, to stop a storm
 	crashed  bool                               // the renderer crashed; a navigation clears it
 	stuck    bool                               // the page did not answer when last asked
+	loading  bool                               // the main frame is loading
 	// docReqs is the document request of each frame's latest navigation.
 	// When a frame moves into its own process (a cross-site frame), the end
 	// of its loading is reported on the new frame target, not here: the
@@ -149,8 +150,10 @@ func (tw *tabWatch) onEvent(ev any) {
 	case *network.EventLoadingFailed:
 		w.send(settle.Event{Kind: settle.Idle, Key: "req:" + string(e.RequestID)})
 	case *page.EventFrameStartedLoading:
+		tw.setLoading(e.FrameID, true)
 		w.send(settle.Event{Kind: settle.Busy, Key: "frame:" + string(e.FrameID)})
 	case *page.EventFrameStoppedLoading:
+		tw.setLoading(e.FrameID, false)
 		w.send(settle.Event{Kind: settle.Idle, Key: "frame:" + string(e.FrameID)})
 	case *inspector.EventTargetCrashed:
 		tw.mu.Lock()

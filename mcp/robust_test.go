@@ -2,11 +2,15 @@ package mcp
 
 import (
 	"context"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/canopy-dev/canopy/browser"
 )
 
 // TestCancelledCalls: a wait whose timeout_ms would overflow any deadline,
@@ -44,8 +48,8 @@ func TestCancelledCalls(t *testing.T) {
 	}
 }
 
-// TestBoundedOutput: a page of 2 MB of text gives an extract cut near the
-// reply cap with a line saying so; a 15 MB selector is quoted by a short
+// TestBoundedOutput: a page of 2 MB of text gives an extract of one
+// window with a line saying how to read on; a 15 MB selector is quoted by a short
 // prefix in its error; marks on a blank page are no script error. The
 // session stays usable after each.
 func TestBoundedOutput(t *testing.T) {
@@ -59,7 +63,7 @@ func TestBoundedOutput(t *testing.T) {
 	start = time.Now()
 	text, isErr := call(t, cs, "extract", map[string]any{"format": "text"})
 	t.Logf("extract: %v", time.Since(start))
-	if isErr || len(text) > 600<<10 || !strings.Contains(text, "… reply cut at") {
+	if isErr || len(text) > 300<<10 || !strings.HasSuffix(text, "«/page»\n… 1891016 more characters of text (extract text from 200000)\n") {
 		t.Errorf("extract of 2 MB: isError %v, %d bytes, ends %q", isErr, len(text), text[max(0, len(text)-200):])
 	}
 	huge := "role:button name:" + strings.Repeat("x", 15<<20) + ")"
@@ -71,5 +75,39 @@ func TestBoundedOutput(t *testing.T) {
 	}
 	if text, isErr := call(t, cs, "navigate", map[string]any{"url": testSite.URL("/login.html")}); isErr || !strings.Contains(text, `textbox "Email"`) {
 		t.Errorf("after the big replies: (%q, %v)", text, isErr)
+	}
+}
+
+// TestBigExtract: a page with a 50 MB text node is read a window at a time:
+// each extract is bounded, ends with the step that reads on, and that step
+// starts where the last window ended. The session stays usable.
+func TestBigExtract(t *testing.T) {
+	cs := connect(t, newServer(t, Options{}))
+	start := time.Now()
+	text, isErr := call(t, cs, "navigate", map[string]any{"url": testSite.URL("/bigtext?kb=51200&node=1")})
+	t.Logf("navigate: %v, %d bytes", time.Since(start), len(text))
+	if isErr || len(text) > 600<<10 {
+		t.Fatalf("navigate: isError %v, %d bytes: %.300q", isErr, len(text), text)
+	}
+	start = time.Now()
+	text, isErr = call(t, cs, "extract", map[string]any{"format": "text"})
+	t.Logf("extract: %v, %d bytes", time.Since(start), len(text))
+	m := regexp.MustCompile(`… ([0-9]+) more characters of text \(extract text from ([0-9]+)\)\n`).FindStringSubmatch(text)
+	if isErr || m == nil || len(text) > 300<<10 || !strings.HasPrefix(text, "«page»\nBig text\n") {
+		t.Fatalf("extract of 50 MB: isError %v, %d bytes, starts %.100q, ends %q", isErr, len(text), text, text[max(0, len(text)-200):])
+	}
+	from, _ := strconv.Atoi(m[2])
+	left, _ := strconv.Atoi(m[1])
+	if from < browser.ExtractWindow/2 || from+left < 51200*1000 {
+		t.Errorf("the first window ends at %d with %d left", from, left)
+	}
+	// The last window: the text's end and the paragraph after it, no
+	// line asking for more.
+	text, isErr = call(t, cs, "extract", map[string]any{"format": "text", "from": from + left - 100})
+	if isErr || strings.Contains(text, "more characters") || !strings.Contains(text, "The end.") || len(text) > 1000 {
+		t.Errorf("the last window: (%q, %v)", text, isErr)
+	}
+	if text, isErr := call(t, cs, "navigate", map[string]any{"url": testSite.URL("/login.html")}); isErr || !strings.Contains(text, `textbox "Email"`) {
+		t.Errorf("after the big page: (%q, %v)", text, isErr)
 	}
 }

@@ -254,6 +254,9 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	if fenced(a.Kind) {
 		out.Text = fence(out.Text)
 	}
+	if out.More != "" {
+		out.Text += strings.TrimRight(out.More, "\n") + "\n"
+	}
 	t2 := time.Now()
 	st.res.out, st.res.target = out, target
 	if a.Acts() && !out.Unchanged {

@@ -44,6 +44,11 @@ type Output struct {
 	// Text is a reading: extracted content, an evaluation's result, a tab
 	// list. Actions that only act leave it empty.
 	Text string
+	// More is a line to follow Text saying what the reading left out and
+	// how to get it (`… 120 more characters of text (extract text from
+	// 200000)`). It is canopy's, not the page's: it stays outside the page
+	// fence.
+	More string
 	// Image is a PNG, for screenshot.
 	Image []byte
 	// Outcomes are lines the source wants first in the reply.

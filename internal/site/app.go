@@ -121,13 +121,20 @@ func serveCookie(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveBigText writes /bigtext?kb=N: a page whose one paragraph holds N KB
-// of text (default 5,120), for tests that replies stay bounded.
+// of text (default 5,120), for tests that replies stay bounded. The HTML
+// parser splits long text into nodes of 64 K characters; with node=1 a
+// script puts the text in one node instead.
 func serveBigText(w http.ResponseWriter, r *http.Request) {
 	kb := 5 << 10
 	if n, err := strconv.Atoi(r.URL.Query().Get("kb")); err == nil && n > 0 && n <= 64<<10 {
 		kb = n
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if r.URL.Query().Get("node") == "1" {
+		fmt.Fprintf(w, "<title>Big text</title><h1>Big text</h1><p id=big></p><p>The end.</p>"+
+			"<script>document.getElementById('big').textContent = (%q).repeat(%d)</script>", strings.Repeat("lorem ipsum ", 85)+"\n", kb)
+		return
+	}
 	fmt.Fprint(w, "<title>Big text</title><p>")
 	line := strings.Repeat("lorem ipsum ", 85) + "\n" // 1 KB
 	for range kb {
