@@ -14,6 +14,8 @@ package canopy
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/canopy-dev/canopy/action"
@@ -70,8 +72,27 @@ func (c Config) Tier() action.Tier {
 // sessions later (the MCP server, at its first call) checks at its start,
 // so a bad rule stops it there.
 func (c Config) Check() error {
-	_, err := policy.Open(c.Tier(), c.Rules...)
-	return err
+	if _, err := policy.Open(c.Tier(), c.Rules...); err != nil {
+		return err
+	}
+	return c.checkGrant()
+}
+
+// checkGrant holds permissions granted ahead (Browser.Grant) to the tier a
+// permissions action granting them needs: granting the clipboard lets
+// every page read it, which is sensitive.
+func (c Config) checkGrant() error {
+	if len(c.Browser.Grant) == 0 {
+		return nil
+	}
+	a := action.Action{Kind: action.Permissions, Grant: c.Browser.Grant}
+	if err := a.Validate(); err != nil {
+		return fmt.Errorf("--grant: %w", err)
+	}
+	if need := a.Tier(); need > c.Tier() {
+		return fmt.Errorf("--grant %s needs the %s tier; this session allows %s", strings.Join(c.Browser.Grant, ","), need, c.Tier())
+	}
+	return nil
 }
 
 // Session is an open session: the executor, and the sources and files it
@@ -91,6 +112,9 @@ type Session struct {
 func Open(ctx context.Context, cfg Config) (*Session, error) {
 	pol, err := policy.Open(cfg.Tier(), cfg.Rules...)
 	if err != nil {
+		return nil, err
+	}
+	if err := cfg.checkGrant(); err != nil {
 		return nil, err
 	}
 	s := &Session{policy: pol}

@@ -40,6 +40,8 @@ const (
 	Screenshot  Kind = "screenshot"
 	Extract     Kind = "extract"
 	Dialog      Kind = "dialog"
+	Print       Kind = "print"
+	Permissions Kind = "permissions"
 	Batch       Kind = "batch"
 	// OpenApp and Activate act on the desktop: launch an application and
 	// wait for its window; bring a window to the front.
@@ -138,6 +140,13 @@ type Action struct {
 	// Command and Args start an application for open_app.
 	Command string   `json:"command,omitempty"`
 	Args    []string `json:"args,omitempty"`
+	// Grant, Deny and Reset set a site's permissions (geolocation,
+	// notifications…) for permissions; Origin names the site (empty: the
+	// page's own).
+	Grant  []string `json:"grant,omitempty"`
+	Deny   []string `json:"deny,omitempty"`
+	Reset  bool     `json:"reset,omitempty"`
+	Origin string   `json:"origin,omitempty"`
 	// Steps are the actions of a batch.
 	Steps []Action `json:"steps,omitempty"`
 }

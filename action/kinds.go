@@ -369,6 +369,8 @@ func table() []Spec {
 				return p.tooMany(1)
 			},
 		},
+		printSpec(),
+		permissionsSpec(),
 		{
 			Kind: OpenApp, Doc: "Start a desktop app; returns it once its window shows.",
 			Syntax: `open_app PROGRAM ["arg"…]`, Tool: true, Desktop: true, Tier: Act,

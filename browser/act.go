@@ -155,6 +155,8 @@ func (b *Browser) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 			return r.out, r.err
 		case <-cur.watch.dialogOpened():
 			return session.Output{Outcomes: answered}, nil
+		case <-cur.watch.previewOpened():
+			return session.Output{Outcomes: answered}, nil
 		case <-stuck:
 			if err := b.responsive(ctx, chromedpTarget(cur.ctx)); errors.Is(err, ErrUnresponsive) {
 				return session.Output{Outcomes: answered}, err
@@ -197,6 +199,10 @@ func (b *Browser) do(ctx context.Context, a action.Action, h *handle, to *tree.N
 		return b.screenshot(ctx, h, a.Marks)
 	case action.Extract:
 		return b.extract(ctx, h, a)
+	case action.Print:
+		return b.printPDF(ctx, a)
+	case action.Permissions:
+		return b.permissions(ctx, a)
 	}
 	return session.Output{}, fmt.Errorf("the browser cannot %s", a.Kind)
 }

@@ -38,7 +38,12 @@ func newActTier(t *testing.T, path string, tier action.Tier) *actEnv {
 	t.Helper()
 	b := newBrowser(t)
 	load(t, b, path)
-	return &actEnv{t: t, b: b, s: session.New(b.Source(), policy.New(tier), session.Options{})}
+	return &actEnv{t: t, b: b, s: newActSession(b, tier)}
+}
+
+// newActSession opens a session over b at tier.
+func newActSession(b *Browser, tier action.Tier) *session.Session {
+	return session.New(b.Source(), policy.New(tier), session.Options{})
 }
 
 // run parses steps (canopy do syntax) and runs them: one step as itself,

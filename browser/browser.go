@@ -96,6 +96,10 @@ type Options struct {
 	// default, so a page cannot open windows without end; popups from the
 	// agent's clicks open either way.
 	AllowPopups bool
+	// Grant names permissions (action.PermissionTypes: geolocation,
+	// notifications…) granted to every site from the start, headless or
+	// not: a page asking for them gets them without a prompt.
+	Grant []string
 }
 
 // Browser is one connection to Chromium and the current tab. Its refs stay
@@ -135,6 +139,7 @@ type Browser struct {
 	downloadDir    string
 	ownDownloadDir bool     // canopy made downloadDir and removes it
 	askDownloads   bool     // the browser shows its Save dialog
+	headless       bool     // a launched browser without a window: no print preview
 	profileDir     string   // a launched browser's profile, removed by Close
 	downloadNames  sync.Map // download GUID → suggested file name
 }
@@ -147,7 +152,7 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	b := &Browser{log: log, refs: opt.Refs, sharedRefs: opt.Refs != nil, frames: map[target.ID]*frameSession{},
-		downloadDir: opt.DownloadDir, askDownloads: opt.AskDownloads && opt.CDP == ""}
+		downloadDir: opt.DownloadDir, askDownloads: opt.AskDownloads && opt.CDP == "", headless: opt.CDP == "" && !opt.Headful}
 	if b.refs == nil {
 		b.refs = tree.NewRefs()
 	}
@@ -159,6 +164,9 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 	}
 	if err == nil {
 		err = b.intercept(ctx, opt.Domains) // before canopy loads anything
+	}
+	if err == nil && len(opt.Grant) > 0 {
+		err = b.grantAhead(ctx, opt.Grant)
 	}
 	if err == nil {
 		err = b.startTabs(ctx)

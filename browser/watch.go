@@ -38,6 +38,10 @@ const observerJS = `(() => {
   const obs = new MutationObserver(() => { if (!queued) { queued = true; queueMicrotask(report); } });
   obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   const input = () => { if (!queued) { queued = true; queueMicrotask(report); } };
+  // window.print(): the preview (a desktop browser's) holds the page until
+  // it closes, so say so before it opens.
+  addEventListener('beforeprint', () => { try { ` + mutationBinding + `('print'); } catch (e) {} });
+  addEventListener('afterprint', () => { try { ` + mutationBinding + `('printed'); } catch (e) {} });
   document.addEventListener('input', input, true);
   document.addEventListener('change', input, true);
   document.addEventListener('focusin', input, true);
@@ -66,14 +70,17 @@ type tabWatch struct {
 	b  *Browser
 	id target.ID
 
-	mu       sync.Mutex
-	dialog   *page.EventJavascriptDialogOpening // the open JS dialog, nil if none
-	dialogCh chan struct{}                      // closed when a dialog opens
-	gone     chan struct{}                      // closed when the open dialog closes
-	storm    dialogStorm                        // dialogs seen lately, to stop a storm
-	crashed  bool                               // the renderer crashed; a navigation clears it
-	stuck    bool                               // the page did not answer when last asked
-	loading  bool                               // the main frame is loading
+	mu          sync.Mutex
+	dialog      *page.EventJavascriptDialogOpening // the open JS dialog, nil if none
+	dialogCh    chan struct{}                      // closed when a dialog opens
+	gone        chan struct{}                      // closed when the open dialog closes
+	storm       dialogStorm                        // dialogs seen lately, to stop a storm
+	crashed     bool                               // the renderer crashed; a navigation clears it
+	stuck       bool                               // the page did not answer when last asked
+	loading     bool                               // the main frame is loading
+	preview     bool                               // a desktop browser's print preview holds the page
+	previewCh   chan struct{}                      // closed when the print preview opens
+	printingPDF bool                               // canopy's print action runs: its beforeprint is no news
 	// docReqs is the document request of each frame's latest navigation.
 	// When a frame moves into its own process (a cross-site frame), the end
 	// of its loading is reported on the new frame target, not here: the
@@ -165,7 +172,7 @@ func (tw *tabWatch) onEvent(ev any) {
 		if e.Frame != nil && e.Frame.ParentID == "" {
 			tw.storm.reset() // a new document starts calm
 			tw.mu.Lock()
-			tw.crashed, tw.stuck = false, false
+			tw.crashed, tw.stuck, tw.preview = false, false, false
 			tw.mu.Unlock()
 			if e.Frame.UnreachableURL != "" && w.wasRefused(e.Frame.UnreachableURL) {
 				// The browser's error page for a navigation --domains
@@ -213,9 +220,16 @@ func (tw *tabWatch) onEvent(ev any) {
 		tw.mu.Unlock()
 		w.send(settle.Event{Kind: settle.Mutation})
 	case *runtime.EventBindingCalled:
-		if e.Name == mutationBinding {
-			w.send(settle.Event{Kind: settle.Mutation})
+		if e.Name != mutationBinding {
+			break
 		}
+		switch e.Payload {
+		case "print":
+			tw.printing(w)
+		case "printed":
+			tw.setPrinting(false)
+		}
+		w.send(settle.Event{Kind: settle.Mutation})
 	case *dom.EventDocumentUpdated:
 		w.send(settle.Event{Kind: settle.Mutation})
 	}

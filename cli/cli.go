@@ -61,6 +61,7 @@ type browserFlags struct {
 	verbose   bool
 	downloads string
 	popups    bool
+	grant     []string
 }
 
 func (f *browserFlags) register(cmd *cobra.Command) {
@@ -71,6 +72,7 @@ func (f *browserFlags) register(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.args, "browser-arg", nil, "extra browser flag, repeatable (e.g. --browser-arg=--lang=de)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log CDP details to stderr")
 	fl.BoolVar(&f.popups, "allow-popups", false, "let pages open windows by themselves (Chromium's popup blocker off); popups from clicks open either way")
+	fl.StringSliceVar(&f.grant, "grant", nil, "permissions granted to every site from the start: geolocation,notifications,camera,microphone,clipboard…")
 	fl.StringVar(&f.downloads, "downloads", "", `downloads folder, or "ask" for the browser's own Save dialog (default: a session folder)`)
 }
 
@@ -86,6 +88,7 @@ func (f *browserFlags) options(stderr io.Writer) browser.Options {
 		Args:        f.args,
 		Logger:      slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 		AllowPopups: f.popups,
+		Grant:       f.grant,
 	}
 	if f.downloads == "ask" {
 		o.AskDownloads = true

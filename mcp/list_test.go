@@ -13,14 +13,14 @@ import (
 	"github.com/canopy-dev/canopy/tokens"
 )
 
-// TestToolsListSize keeps the whole tools/list under 2,000 o200k tokens:
+// TestToolsListSize keeps the whole tools/list under 2,200 o200k tokens:
 // agents pay for it on every turn.
 func TestToolsListSize(t *testing.T) {
 	for _, c := range []struct {
 		desktop bool
 		allow   action.Tier
 		tools   int
-	}{{false, 0, 18}, {true, 0, 20}, {false, action.Sensitive, 19}, {true, action.Sensitive, 21}} {
+	}{{false, 0, 20}, {true, 0, 22}, {false, action.Sensitive, 21}, {true, action.Sensitive, 23}} {
 		toolsListSize(t, c.desktop, c.allow, c.tools)
 	}
 }
@@ -77,8 +77,8 @@ func toolsListSize(t *testing.T, desktop bool, allow action.Tier, want int) {
 	}
 	n := tok.Count(string(data))
 	t.Logf("tools/list: %d tools, %d bytes, %d o200k tokens", len(res.Tools), len(data), n)
-	if n > 2000 {
-		t.Errorf("tools/list is %d tokens, over the 2,000 budget", n)
+	if n > 2200 {
+		t.Errorf("tools/list is %d tokens, over the 2,200 budget", n)
 	}
 	if len(res.Tools) != want {
 		t.Errorf("%d tools, want %d", len(res.Tools), want)

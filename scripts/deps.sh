@@ -48,6 +48,8 @@ if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ]; then
   # The desktop keyring (Secret Service): the credential tests store items
   # in a gnome-keyring-daemon on a private bus.
   command -v gnome-keyring-daemon >/dev/null 2>&1 || need+=(gnome-keyring)
+  # pdftotext: the print tests read the text of the PDFs canopy saves.
+  command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 fi
 if ! command -v go >/dev/null 2>&1; then
   echo "canopy: Go is missing: install Go 1.26 or later from https://go.dev/dl/" >&2

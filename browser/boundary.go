@@ -1,0 +1,194 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/session"
+)
+
+// printPDF saves the current page as a PDF file: a.Path when it is
+// absolute, else a.Path (or the page's title) inside the downloads
+// folder, never over a file that is there already.
+//
+// Page.printToPDF works headless and headful alike, and does not open the
+// print preview: nothing on screen changes.
+func (b *Browser) printPDF(ctx context.Context, a action.Action) (session.Output, error) {
+	tab := chromedpTarget(b.tabCtx())
+	defer b.curTab().watchOrNil().ownPrint()()
+	res, err := cdp.Call(ctx, tab, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: new(true)})
+	if err != nil {
+		return session.Output{}, fmt.Errorf("print the page: %w", err)
+	}
+	name := a.Path
+	if name == "" {
+		title, _ := chromedp.Run(b.tabCtx(), chromedp.Title())
+		name = fileName(title, "page") + ".pdf"
+	}
+	path, err := freePath(b.downloadDir, name)
+	if err != nil {
+		return session.Output{}, err
+	}
+	if err := os.WriteFile(path, res.Data, 0o600); err != nil {
+		return session.Output{}, fmt.Errorf("save the PDF: %w", err)
+	}
+	return session.Output{Text: fmt.Sprintf("saved the page as PDF: %s (%s)\n", path, sizeText(len(res.Data)))}, nil
+}
+
+// fileName makes a title into a file name: no path separators or control
+// characters, at most 80 runes; fallback when nothing is left.
+func fileName(title, fallback string) string {
+	clean := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, title)
+	clean = strings.Join(strings.Fields(clean), " ")
+	if rs := []rune(clean); len(rs) > 80 {
+		clean = string(rs[:80])
+	}
+	clean = strings.Trim(clean, ". ")
+	if clean == "" {
+		return fallback
+	}
+	return clean
+}
+
+// freePath resolves name against dir (an absolute name stands alone) and
+// returns a path no file has yet: "report.pdf", then "report (1).pdf"…
+// Folders a relative name implies are made inside dir.
+func freePath(dir, name string) (string, error) {
+	path := name
+	if !filepath.IsAbs(name) {
+		path = filepath.Join(dir, name)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", fmt.Errorf("make the folder for %s: %w", path, err)
+	}
+	ext := filepath.Ext(path)
+	stem := strings.TrimSuffix(path, ext)
+	for i := 0; i < 1000; i++ {
+		try := path
+		if i > 0 {
+			try = fmt.Sprintf("%s (%d)%s", stem, i, ext)
+		}
+		if _, err := os.Lstat(try); errors.Is(err, fs.ErrNotExist) {
+			return try, nil
+		}
+	}
+	return "", fmt.Errorf("no free file name like %s", path)
+}
+
+// sizeText renders a byte count for an outcome line.
+func sizeText(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d KB", (n+1023)/1024)
+}
+
+// permissions grants, denies or resets permissions for an origin: the
+// page's own unless a.Origin names one. Reset applies to every origin
+// (the browser resets them all at once).
+func (b *Browser) permissions(ctx context.Context, a action.Action) (session.Output, error) {
+	c := chromedp.FromContext(b.browserCtx)
+	if c == nil || c.Browser == nil {
+		return session.Output{}, errors.New("the browser is not running")
+	}
+	origin, err := b.permissionOrigin(a.Origin)
+	if err != nil {
+		return session.Output{}, err
+	}
+	var lines []string
+	if a.Reset {
+		if _, err := cdp.Call(ctx, c.Browser, cdpbrowser.ResetPermissions, cdpbrowser.ResetPermissionsParams{BrowserContextID: b.browserContext}); err != nil {
+			return session.Output{}, fmt.Errorf("reset permissions: %w", err)
+		}
+		lines = append(lines, "reset every site's permissions to asking")
+	}
+	for _, set := range []struct {
+		names   []string
+		setting cdpbrowser.PermissionSetting
+		verb    string
+	}{{a.Grant, cdpbrowser.PermissionSettingGranted, "granted"}, {a.Deny, cdpbrowser.PermissionSettingDenied, "denied"}} {
+		if len(set.names) == 0 {
+			continue
+		}
+		for _, name := range set.names {
+			if err := b.setPermission(ctx, c.Browser, name, set.setting, origin); err != nil {
+				return session.Output{}, err
+			}
+		}
+		lines = append(lines, fmt.Sprintf("%s %s to %s", set.verb, strings.Join(set.names, ", "), trimScheme(origin)))
+	}
+	return session.Output{Text: strings.Join(lines, "\n") + "\n"}, nil
+}
+
+// setPermission sets each of the browser's permissions behind name.
+func (b *Browser) setPermission(ctx context.Context, br *chromedp.Browser, name string, setting cdpbrowser.PermissionSetting, origin string) error {
+	types, ok := action.PermissionTypes[name]
+	if !ok {
+		return action.CheckPermissions([]string{name})
+	}
+	for _, t := range types {
+		_, err := cdp.Call(ctx, br, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: t}, Setting: setting,
+			Origin: origin, BrowserContextID: b.browserContext,
+		})
+		if err != nil {
+			if origin == "" {
+				origin = "every site"
+			}
+			return fmt.Errorf("set %s for %s: %w", name, trimScheme(origin), err)
+		}
+	}
+	return nil
+}
+
+// permissionOrigin is the origin a permissions action applies to: the one
+// given (a URL or a bare host:port, taken as http), else the page's.
+func (b *Browser) permissionOrigin(given string) (string, error) {
+	raw := given
+	if raw == "" {
+		if t := b.curTab(); t != nil {
+			raw = t.url
+		}
+	} else if !strings.Contains(raw, "://") {
+		raw = "http://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if given == "" {
+			return "", fmt.Errorf("the page (%s) has no web origin: name one with origin, e.g. https://example.com", raw)
+		}
+		return "", fmt.Errorf("origin %q is not a web origin such as https://example.com", given)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
+// grantAhead grants the named permissions to every origin (Options.Grant).
+func (b *Browser) grantAhead(ctx context.Context, names []string) error {
+	if err := action.CheckPermissions(names); err != nil {
+		return fmt.Errorf("--grant: %w", err)
+	}
+	c := chromedp.FromContext(b.browserCtx)
+	for _, n := range names {
+		if err := b.setPermission(ctx, c.Browser, n, cdpbrowser.PermissionSettingGranted, ""); err != nil {
+			return fmt.Errorf("--grant: %w", err)
+		}
+	}
+	return nil
+}
