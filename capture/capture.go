@@ -1,0 +1,217 @@
+// Package capture takes screenshots of an X11 screen, of one window or of
+// any rectangle of it, and draws ref marks (a box and a label such as "e12")
+// on them, so an agent can match what it sees to the accessibility tree.
+//
+// Pixels are read from the root window with GetImage, so a screenshot shows
+// what is on the screen: a window covered by another shows the one on top,
+// and a window off the screen's edge is cut there. There is no compositing
+// extension involved and no fixed sleeps.
+//
+// A Screen is safe for concurrent use.
+package capture
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
+)
+
+// Rect is a rectangle in screen pixels: X, Y its top-left corner, W, H its
+// size. It is the shape the accessibility trees give bounds in.
+type Rect struct{ X, Y, W, H int }
+
+// Image converts r to an image.Rectangle, the form Grab's images use.
+func (r Rect) Image() image.Rectangle { return image.Rect(r.X, r.Y, r.X+r.W, r.Y+r.H) }
+
+// Screen is a connection to an X server's default screen, for screenshots.
+type Screen struct {
+	mu     sync.Mutex
+	conn   *xgb.Conn // nil once closed
+	name   string
+	root   xproto.Window
+	width  int
+	height int
+	pix    pixelFormat
+	// stripBytes caps the pixel data one GetImage asks for (see Grab).
+	stripBytes int
+}
+
+// openTimeout bounds the connection setup when ctx has no earlier deadline,
+// so that a socket nobody answers on gives an error instead of a hang.
+const openTimeout = 10 * time.Second
+
+// Open connects to the X display named display (":99", "unix:1.0"); ""
+// means $DISPLAY. It fails, with an error saying what to do, when there is
+// no display, it does not answer within ctx (10 s at most), or its screen
+// uses pixels Grab cannot read (only TrueColor at 16, 24 or 32 bits per
+// pixel is read; every current X server and Xvfb default to it).
+//
+// xgb reads ~/.Xauthority; when the file is missing it logs "Could not get
+// authority info" and connects without a cookie, which Xvfb accepts. Open
+// drops those log lines from xgb's logger, as xinput.Open does.
+func Open(ctx context.Context, display string) (*Screen, error) {
+	name := display
+	if name == "" {
+		name = os.Getenv("DISPLAY")
+	}
+	if name == "" {
+		return nil, errors.New("no X display: DISPLAY is not set (start one with `canopy desktop up`)")
+	}
+	quietAuthNoise()
+	conn, err := connect(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("no X display at %s: %w (start one with `canopy desktop up`)", name, err)
+	}
+	setup := xproto.Setup(conn)
+	screen := setup.DefaultScreen(conn)
+	pix, err := formatOf(setup, screen)
+	if err != nil {
+		closeConn(conn)
+		return nil, fmt.Errorf("X display %s: %w", name, err)
+	}
+	return &Screen{
+		conn:       conn,
+		name:       name,
+		root:       screen.Root,
+		width:      int(screen.WidthInPixels),
+		height:     int(screen.HeightInPixels),
+		pix:        pix,
+		stripBytes: 4 * int(setup.MaximumRequestLength),
+	}, nil
+}
+
+// connect opens the xgb connection, giving up when ctx ends or openTimeout
+// passes. A connection that completes after that is closed.
+func connect(ctx context.Context, name string) (*xgb.Conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, openTimeout)
+	defer cancel()
+	type result struct {
+		conn *xgb.Conn
+		err  error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		c, err := xgb.NewConnDisplay(name)
+		ch <- result{c, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.conn, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-ch; r.conn != nil {
+				closeConn(r.conn)
+			}
+		}()
+		return nil, fmt.Errorf("the X server did not answer: %w", ctx.Err())
+	}
+}
+
+// Close closes the connection. Calls still waiting on the server return an
+// error; calls made afterwards too. Closing twice is harmless. The error is
+// always nil; Close has one so that a Screen is an io.Closer.
+func (s *Screen) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn != nil {
+		closeConn(s.conn)
+		s.conn = nil
+	}
+	return nil
+}
+
+// closeConn closes c and waits (a little) until it is closed: xgb's Close
+// only asks its goroutines to finish a last round trip and hang up.
+func closeConn(c *xgb.Conn) {
+	c.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for { // WaitForEvent gives nil, nil once the connection is closed
+			if ev, err := c.WaitForEvent(); ev == nil && err == nil {
+				return
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+// Size returns the screen's size in pixels. It is the size when Open
+// connected: a screen resized later (RandR) is not followed.
+func (s *Screen) Size() (w, h int) { return s.width, s.height }
+
+// connection returns the open connection, or an error once closed.
+func (s *Screen) connection() (*xgb.Conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn == nil {
+		return nil, errors.New("screenshot: the X connection is closed")
+	}
+	return s.conn, nil
+}
+
+// serverError words an error from waiting on the X server for a user.
+func (s *Screen) serverError(err error) error {
+	if errors.Is(err, io.EOF) {
+		return fmt.Errorf("X display %s closed the connection: %w", s.name, err)
+	}
+	return err
+}
+
+// await runs f, which waits on the X server, and gives up when ctx ends.
+// f keeps running after that; the xgb connection is safe for it.
+func await[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
+// quietOnce guards the one change quietAuthNoise makes to xgb's logger.
+var quietOnce sync.Once
+
+// quietAuthNoise filters xgb's "no ~/.Xauthority" messages out of its
+// logger. It changes the logger's writer (log.Logger.SetOutput is safe while
+// other connections log) rather than replacing xgb.Logger, which xgb's
+// goroutines read unsynchronised. xinput does the same for its connections;
+// when both have run, each line passes two filters, which is harmless.
+func quietAuthNoise() {
+	quietOnce.Do(func() {
+		xgb.Logger.SetOutput(dropAuthNoise{xgb.Logger.Writer()})
+	})
+}
+
+// dropAuthNoise passes log lines on to w except xgb's two lines about
+// missing authority info. log.Logger writes each message in one Write.
+type dropAuthNoise struct{ w io.Writer }
+
+func (f dropAuthNoise) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte("authority info")) {
+		return len(p), nil
+	}
+	return f.w.Write(p)
+}
