@@ -127,8 +127,10 @@ type Action struct {
 	// scope's) text: a page too big for one extract is read a window at a
 	// time, and the line that ends a cut extract gives the next From.
 	From int `json:"from,omitempty"`
-	// Marks draws ref labels on a screenshot.
-	Marks bool `json:"marks,omitempty"`
+	// Marks draws ref labels on a screenshot; Screen takes the whole
+	// screen (on the desktop).
+	Marks  bool `json:"marks,omitempty"`
+	Screen bool `json:"screen,omitempty"`
 	// Path where a screenshot is written (CLI); empty keeps it in the reply.
 	Path string `json:"path,omitempty"`
 	// Full and Budget tune snapshot replies.

@@ -301,15 +301,23 @@ func table() []Spec {
 		},
 		{
 			Kind: Screenshot, Doc: "PNG of the page or an element.",
-			Syntax: `screenshot [TARGET] ["file.png"]`, Tool: true, Target: OptionalTarget, Tier: Observe, Reads: true,
+			Syntax: `screenshot [TARGET|screen] [marks] ["file.png"]`, Tool: true, Target: OptionalTarget, Tier: Observe, Reads: true,
 			Hints: reading,
 			Args: []Arg{
-				target(""),
+				target("default: the page, or the window in front"),
 				boolean("marks", "label elements with their refs", func(a *Action, b bool) { a.Marks = b }),
+				boolean("screen", "the whole screen", func(a *Action, b bool) { a.Screen = b }),
+			},
+			check: func(a Action) error {
+				if a.Screen && a.Target != "" {
+					return fmt.Errorf("screenshot takes a target or screen, not both")
+				}
+				return nil
 			},
 			parse: func(p *stepParser) error {
 				p.a.Path = p.arg(0)
 				_, p.a.Marks = p.popWord("marks")
+				_, p.a.Screen = p.popWord("screen")
 				return p.tooMany(1)
 			},
 		},

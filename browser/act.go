@@ -196,6 +196,9 @@ func (b *Browser) do(ctx context.Context, a action.Action, h *handle, to *tree.N
 	case action.Evaluate:
 		return b.evaluate(ctx, a.Text)
 	case action.Screenshot:
+		if a.Screen {
+			return session.Output{}, fmt.Errorf("a screenshot of the whole screen needs the desktop (canopy mcp --desktop); without it, the page is the screen")
+		}
 		return b.screenshot(ctx, h, a.Marks)
 	case action.Extract:
 		return b.extract(ctx, h, a)

@@ -58,6 +58,8 @@ func (d *Desktop) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 		return session.Output{}, d.activate(ctx, it, target)
 	case action.Extract:
 		return d.extract(target, a)
+	case action.Screenshot:
+		return d.screenshot(ctx, target, a)
 	}
 	return session.Output{}, fmt.Errorf("%s works on web pages, not on the desktop", a.Kind)
 }

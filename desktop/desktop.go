@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/canopy-dev/canopy/atspi"
+	"github.com/canopy-dev/canopy/capture"
 	"github.com/canopy-dev/canopy/tree"
 	"github.com/canopy-dev/canopy/xinput"
 )
@@ -76,6 +77,7 @@ type Desktop struct {
 	// apps holds each application's process and coordinate kind.
 	apps appInfos
 	x    *xinput.Display
+	shot *capture.Screen // screenshots' X connection, opened on first use
 	stop func()
 }
 
@@ -125,6 +127,10 @@ func (d *Desktop) Close() error {
 	if d.x != nil {
 		d.x.Close()
 		d.x = nil
+	}
+	if d.shot != nil {
+		d.shot.Close()
+		d.shot = nil
 	}
 	d.mu.Unlock()
 	return d.conn.Close()

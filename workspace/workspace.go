@@ -206,6 +206,8 @@ func (w *Workspace) toDesktop(a action.Action, target *tree.Node) bool {
 	switch a.Kind {
 	case action.OpenApp, action.Activate, action.Press, action.Type:
 		return true
+	case action.Screenshot:
+		return true // with no target: the window in front
 	}
 	return false
 }
