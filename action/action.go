@@ -10,6 +10,8 @@ package action
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -87,6 +89,11 @@ type Action struct {
 	Kind Kind `json:"kind"`
 	// Target is a selector (SPEC §3) or a ref naming the node to act on.
 	Target string `json:"target,omitempty"`
+	// At is a point, "x,y", standing for the target of click, hover and
+	// find: the node there is the target, and click and hover act at the
+	// point itself. Screen pixels when the desktop is live, else the
+	// page's CSS pixels in its viewport (as a screenshot shows it).
+	At string `json:"at,omitempty"`
 	// To is the drop target of a drag (a selector or ref).
 	To string `json:"to,omitempty"`
 	// Text is what to type, the option to select, the value to set, the
@@ -153,6 +160,29 @@ type Action struct {
 	Steps []Action `json:"steps,omitempty"`
 }
 
+// Point parses At: two numbers, "x,y" (spaces allowed).
+func (a Action) Point() (x, y float64, err error) {
+	xs, ys, ok := strings.Cut(a.At, ",")
+	if ok {
+		x, err = strconv.ParseFloat(strings.TrimSpace(xs), 64)
+	}
+	if ok && err == nil {
+		y, err = strconv.ParseFloat(strings.TrimSpace(ys), 64)
+	}
+	if !ok || err != nil || math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return 0, 0, fmt.Errorf("at must be a point x,y in pixels, such as 120,340; got %q", clip(a.At, 40))
+	}
+	return x, y, nil
+}
+
+// clip shortens s to n runes for an error message.
+func clip(s string, n int) string {
+	if rs := []rune(s); len(rs) > n {
+		return string(rs[:n]) + "…"
+	}
+	return s
+}
+
 // MaxTimeout is the longest an action may ask to wait: a longer Timeout
 // is cut to it, so no deadline computed from one can overflow.
 const MaxTimeout = 10 * time.Minute
@@ -206,7 +236,20 @@ func (a Action) Validate() error {
 	if !ok {
 		return fmt.Errorf("unknown action %q (actions: %s)", a.Kind, kindList())
 	}
-	if s.Target == NeedsTarget && a.Target == "" {
+	if a.At != "" {
+		if !s.Points {
+			return fmt.Errorf("%s takes no point (at); click, hover and find do", a.Kind)
+		}
+		if a.Target != "" {
+			return fmt.Errorf("%s takes a target or a point (at), not both", a.Kind)
+		}
+		if _, _, err := a.Point(); err != nil {
+			return err
+		}
+	} else if s.Target == NeedsTarget && a.Target == "" {
+		if s.Points {
+			return fmt.Errorf("%s needs a target: a selector such as role:button name:Save, a ref such as e12, or a point (at 120,340)", a.Kind)
+		}
 		return fmt.Errorf("%s needs a target: a selector such as role:button name:Save, or a ref such as e12", a.Kind)
 	}
 	if s.check != nil {

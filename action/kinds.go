@@ -43,32 +43,36 @@ func table() []Spec {
 			},
 		},
 		{
-			Kind: Find, Doc: "Elements a selector matches, with refs.",
-			Syntax: "find TARGET", Tool: true, Target: NeedsTarget, Tier: Observe, Reads: true, Hints: reading,
-			Args: []Arg{target("").required()},
+			Kind: Find, Doc: "Elements a selector matches, or the one at a point, with refs.",
+			Syntax: "find TARGET | at X,Y", Tool: true, Target: NeedsTarget, Points: true, Tier: Observe, Reads: true, Hints: reading,
+			Args: []Arg{target(""), at()},
+			parse: parseAt,
 		},
 		{
 			Kind: Click, Doc: "Click an element.",
-			Syntax: "click TARGET [right|middle]", Tool: true, Target: NeedsTarget, Tier: Act, Input: true,
+			Syntax: "click TARGET|at X,Y [right|middle]", Tool: true, Target: NeedsTarget, Points: true, Tier: Act, Input: true,
 			Args: []Arg{
-				target("").required(),
+				target(""),
+				at(),
 				str("button", "", func(a *Action, s string) { a.Button = s }).oneOf(buttons),
 				integer("count", "2 for a double click", func(a *Action, n int) { a.Count = n }),
 			},
 			check: func(a Action) error { return wordIn("click button", a.Button, buttons) },
 			parse: func(p *stepParser) error {
 				p.a.Button, _ = p.popWord("right", "middle")
-				return nil
+				return parseAt(p)
 			},
 		},
 		{
 			Kind: DoubleClick, Doc: "Double-click an element.",
-			Syntax: "double_click TARGET", Target: NeedsTarget, Tier: Act, Input: true,
+			Syntax: "double_click TARGET|at X,Y", Target: NeedsTarget, Points: true, Tier: Act, Input: true,
+			parse: parseAt,
 		},
 		{
 			Kind: Hover, Doc: "Move the mouse over an element.",
-			Syntax: "hover TARGET", Tool: true, Target: NeedsTarget, Tier: Act, Hints: setting,
-			Args: []Arg{target("").required()},
+			Syntax: "hover TARGET|at X,Y", Tool: true, Target: NeedsTarget, Points: true, Tier: Act, Hints: setting,
+			Args: []Arg{target(""), at()},
+			parse: parseAt,
 		},
 		{
 			Kind: Type, Doc: "Type text into a field.",

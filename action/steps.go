@@ -434,3 +434,14 @@ func parseOpenApp(p *stepParser) error {
 	}
 	return nil
 }
+
+// parseAt reads a point, `at X,Y`, from the end of the selector words.
+func parseAt(p *stepParser) error {
+	n := len(p.sel)
+	if n < 2 || !strings.EqualFold(p.sel[n-2].text, "at") {
+		return nil
+	}
+	p.a.At = p.sel[n-1].text
+	p.sel = p.sel[:n-2]
+	return nil
+}

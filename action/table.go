@@ -25,6 +25,8 @@ type Spec struct {
 	Desktop bool
 	// Target says whether the kind acts on one node.
 	Target Need
+	// Points says a point (At) may stand for the target: the node there.
+	Points bool
 	// Tier is the permission tier the kind needs (SPEC §6); some kinds
 	// refine it from their arguments (a navigate's URL scheme).
 	Tier Tier
@@ -126,6 +128,11 @@ func list(name, doc string, set func(*Action, []string)) Arg {
 func (g Arg) required() Arg { g.Required = true; return g }
 
 func (g Arg) oneOf(words []string) Arg { g.Enum = words; return g }
+
+// at is the point argument of the kinds that take one.
+func at() Arg {
+	return str("at", `"x,y" instead of a target`, func(a *Action, s string) { a.At = s })
+}
 
 // target is the usual target argument.
 func target(doc string) Arg {

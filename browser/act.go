@@ -42,6 +42,19 @@ func (s source) Do(ctx context.Context, p *policy.Permit, a action.Action, targe
 	return s.b.Do(ctx, p, a, target, to)
 }
 
+// TreePoint places a point of the viewport, in CSS px, in the page's tree,
+// whose boxes are the document's layout px (session.PointMapper).
+func (s source) TreePoint(ctx context.Context, x, y float64) (float64, float64, error) {
+	vp, err := s.b.Viewport(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	if vp.Zoom <= 0 {
+		return x, y, nil
+	}
+	return (x + vp.X) * vp.Zoom, (y + vp.Y) * vp.Zoom, nil
+}
+
 // watch starts collecting the current tab's activity for one action.
 func (b *Browser) watch(ctx context.Context) (session.Watcher, error) {
 	w := newWatch(b.tabURL(ctx))
@@ -226,6 +239,9 @@ func (b *Browser) pointer(ctx context.Context, tab cdp.Session, h *handle, a act
 	if err != nil {
 		return err
 	}
+	if a.At != "" {
+		return pointerAt(ctx, tab, a, button)
+	}
 	x, y, err := b.point(ctx, h, a.Kind != action.Hover)
 	if err != nil {
 		return err
@@ -240,6 +256,22 @@ func (b *Browser) pointer(ctx context.Context, tab cdp.Session, h *handle, a act
 	}
 	switch a.Kind {
 	case action.DoubleClick:
+		return click(ctx, tab, x, y, button, 2)
+	}
+	return click(ctx, tab, x, y, button, max(a.Count, 1))
+}
+
+// pointerAt clicks, double-clicks or hovers a point of the viewport: what
+// the agent saw in a screenshot, whatever the node there is.
+func pointerAt(ctx context.Context, tab cdp.Session, a action.Action, button input.MouseButton) error {
+	x, y, err := a.Point()
+	if err != nil {
+		return err
+	}
+	if err := mouse(ctx, tab, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0); err != nil || a.Kind == action.Hover {
+		return err
+	}
+	if a.Kind == action.DoubleClick {
 		return click(ctx, tab, x, y, button, 2)
 	}
 	return click(ctx, tab, x, y, button, max(a.Count, 1))

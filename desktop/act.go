@@ -25,6 +25,11 @@ func (d *Desktop) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 	if err := p.Allows(a.Kind); err != nil {
 		return session.Output{}, err
 	}
+	if a.At != "" {
+		// A point: the input goes there, to whatever is on top, as the
+		// agent saw it; target is the node there, for the gate and reply.
+		return session.Output{}, d.pointerAt(ctx, a)
+	}
 	var it *atspi.Item
 	if target != nil {
 		var ok bool
@@ -122,18 +127,46 @@ func (d *Desktop) pointer(ctx context.Context, it *atspi.Item, n *tree.Node, a a
 	if a.Kind == action.Hover {
 		return disp.Move(ctx, x, y)
 	}
-	button := xinput.Left
-	switch a.Button {
+	return disp.Click(ctx, x, y, xButton(a.Button), clicks(a))
+}
+
+// pointerAt clicks, double-clicks or hovers a point of the screen.
+func (d *Desktop) pointerAt(ctx context.Context, a action.Action) error {
+	fx, fy, err := a.Point()
+	if err != nil {
+		return err
+	}
+	disp, err := d.display()
+	if err != nil {
+		return err
+	}
+	x, y := int(fx), int(fy)
+	if a.Kind == action.Hover {
+		return disp.Move(ctx, x, y)
+	}
+	if err := disp.RaiseAndFocusAt(ctx, x, y); err != nil {
+		d.log.Debug("desktop: focus the window at a point", "x", x, "y", y, "err", err)
+	}
+	return disp.Click(ctx, x, y, xButton(a.Button), clicks(a))
+}
+
+// xButton is the X button of an action's button name.
+func xButton(name string) xinput.Button {
+	switch name {
 	case "right":
-		button = xinput.Right
+		return xinput.Right
 	case "middle":
-		button = xinput.Middle
+		return xinput.Middle
 	}
-	count := max(a.Count, 1)
+	return xinput.Left
+}
+
+// clicks is how many clicks an action makes.
+func clicks(a action.Action) int {
 	if a.Kind == action.DoubleClick {
-		count = 2
+		return 2
 	}
-	return disp.Click(ctx, x, y, button, count)
+	return max(a.Count, 1)
 }
 
 // modalOf returns the modal dialog that holds the object, if any.

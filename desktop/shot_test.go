@@ -3,6 +3,7 @@ package desktop
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"strings"
 	"testing"
@@ -67,5 +68,35 @@ func TestScreenshot(t *testing.T) {
 	_, err = d.Do(ctx, nil, action.Action{Kind: action.Screenshot}, win, nil)
 	if err == nil || strings.Contains(err.Error(), "\n") || time.Since(start) > 5*time.Second {
 		t.Errorf("screenshot of a closed window: %v after %v", err, time.Since(start))
+	}
+}
+
+// TestPointsDesktop: find at the centre of a dialog's button names it;
+// click at it presses it (the dialog closes); a point on no window is a
+// one-line error.
+func TestPointsDesktop(t *testing.T) {
+	d, s := open(t)
+	openApp(t, s, "zenity", "--question", "--title=Point", "--text=Go on?")
+	snap, err := d.Snapshot(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yes := resolve(t, snap, `window:Point >> role:button name:Yes`)
+	if yes.Bounds == nil {
+		t.Fatalf("no box: %s", tree.Line(yes))
+	}
+	at := fmt.Sprintf("%.0f,%.0f", yes.Bounds.X+yes.Bounds.W/2, yes.Bounds.Y+yes.Bounds.H/2)
+	r := run(t, s, action.Action{Kind: action.Find, At: at})
+	if !strings.HasPrefix(r.Text, `button "Yes" e`) {
+		t.Errorf("find at %s: %q", at, r.Text)
+	}
+	r = run(t, s, action.Action{Kind: action.Click, At: at})
+	if !strings.Contains(r.Text, `closed dialog "Point"`) {
+		t.Errorf("click at %s:\n%s", at, r.Text)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := s.Run(ctx, action.Action{Kind: action.Find, At: "-5,-5"}); err == nil || !strings.Contains(err.Error(), "no element at -5,-5") {
+		t.Errorf("find at a point on no window: %v", err)
 	}
 }

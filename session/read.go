@@ -84,6 +84,17 @@ func (s *Session) find(ctx context.Context, a action.Action) (Reply, error) {
 	if _, err := s.gate(ctx, a, nil, nil, nil); err != nil {
 		return Reply{}, err
 	}
+	if a.At != "" {
+		snap, err := s.read(ctx)
+		if err != nil {
+			return Reply{}, err
+		}
+		_, n, err := s.pointTarget(ctx, snap, a)
+		if err != nil {
+			return Reply{}, err
+		}
+		return Reply{Text: tree.Line(n) + "\n"}, nil
+	}
 	sel, err := selector.Parse(a.Target)
 	if err != nil {
 		return Reply{}, err

@@ -202,6 +202,9 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 			st.before = s.last
 		}
 	}
+	if a, _, err = s.pointTarget(ctx, st.before, a); err != nil {
+		return nil, err
+	}
 	if a.Tier() > s.policy.Tier() {
 		// Refused whatever the target is: say so before looking for it.
 		_, err := s.gate(ctx, a, nil, nil, st.before)

@@ -200,6 +200,9 @@ func (w *Workspace) Do(ctx context.Context, p *policy.Permit, a action.Action, t
 
 // toDesktop says which source an action goes to.
 func (w *Workspace) toDesktop(a action.Action, target *tree.Node) bool {
+	if a.At != "" {
+		return true // a point of the screen: X input there, page or not
+	}
 	if target != nil {
 		return w.desk.Has(target)
 	}
