@@ -45,7 +45,7 @@ func table() []Spec {
 		{
 			Kind: Find, Doc: "Elements a selector matches, or the one at a point, with refs.",
 			Syntax: "find TARGET | at X,Y", Tool: true, Target: NeedsTarget, Points: true, Tier: Observe, Reads: true, Hints: reading,
-			Args: []Arg{target(""), at()},
+			Args:  []Arg{target(""), at()},
 			parse: parseAt,
 		},
 		{
@@ -71,7 +71,7 @@ func table() []Spec {
 		{
 			Kind: Hover, Doc: "Move the mouse over an element.",
 			Syntax: "hover TARGET|at X,Y", Tool: true, Target: NeedsTarget, Points: true, Tier: Act, Hints: setting,
-			Args: []Arg{target(""), at()},
+			Args:  []Arg{target(""), at()},
 			parse: parseAt,
 		},
 		{
