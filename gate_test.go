@@ -63,6 +63,10 @@ func gateCases(files, tmp string) []gateCase {
 		{fmt.Sprintf(`tabs new %q`, page), "tabs", map[string]any{"action": "new", "url": page}, action.Act},
 		{`dialog accept`, "dialog", map[string]any{"accept": true}, action.Act},
 		{`evaluate "document.title"`, "evaluate", map[string]any{"script": "document.title"}, action.Sensitive},
+		{`find at 20,20`, "find", map[string]any{"at": "20,20"}, action.Observe},
+		{`click at 20,20`, "click", map[string]any{"at": "20,20"}, action.Act},
+		{`print`, "print", map[string]any{}, action.Act},
+		{`permissions grant geolocation`, "permissions", map[string]any{"grant": []any{"geolocation"}}, action.Act},
 		{`activate app:mousepad`, "", nil, action.Act},
 		{`open_app mousepad`, "", nil, action.Act},
 		// The holes: scripts and local pages need sensitive, however spelled.
@@ -76,6 +80,8 @@ func gateCases(files, tmp string) []gateCase {
 		{`upload id:file "/etc/shadow"`, "upload", map[string]any{"target": "id:file", "paths": []any{"/etc/shadow"}}, action.Sensitive},
 		{`upload id:file "/nonexistent/shadow"`, "upload", map[string]any{"target": "id:file", "paths": []any{"/nonexistent/shadow"}}, action.Sensitive},
 		{fmt.Sprintf(`open_app sh "-c" "touch %s"`, ran), "", nil, action.Sensitive},
+		{fmt.Sprintf(`print %q`, filepath.Join(tmp, "out.pdf")), "print", map[string]any{"path": filepath.Join(tmp, "out.pdf")}, action.Sensitive},
+		{`permissions grant clipboard`, "permissions", map[string]any{"grant": []any{"clipboard"}}, action.Sensitive},
 	}
 }
 

@@ -124,10 +124,15 @@ func readPartial(ctx context.Context, s *chromedp.Target, frame cdp.FrameID) (*p
 		var next []*accessibility.Node
 		sem := make(chan struct{}, partialInFlight)
 		var wg sync.WaitGroup
+		// Which nodes to ask about is decided before any call of the
+		// level runs: the calls write byID.
+		var ask []*accessibility.Node
 		for _, n := range level {
-			if !needsChildren(n, byID) {
-				continue
+			if needsChildren(n, byID) {
+				ask = append(ask, n)
 			}
+		}
+		for _, n := range ask {
 			wg.Go(func() {
 				sem <- struct{}{}
 				defer func() { <-sem }()

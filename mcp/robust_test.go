@@ -86,6 +86,12 @@ func TestBigExtract(t *testing.T) {
 	start := time.Now()
 	text, isErr := call(t, cs, "navigate", map[string]any{"url": testSite.URL("/bigtext?kb=51200&node=1")})
 	t.Logf("navigate: %v, %d bytes", time.Since(start), len(text))
+	// Laying out 50 MB of text keeps the page's main thread busy for
+	// seconds (longer under -race and a loaded machine): canopy says the
+	// page does not answer, and a user asks again until it does.
+	for isErr && strings.Contains(text, "has not answered") && time.Since(start) < 90*time.Second {
+		text, isErr = call(t, cs, "snapshot", nil)
+	}
 	if isErr || len(text) > 600<<10 {
 		t.Fatalf("navigate: isError %v, %d bytes: %.300q", isErr, len(text), text)
 	}

@@ -202,12 +202,12 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 			st.before = s.last
 		}
 	}
-	if a, _, err = s.pointTarget(ctx, st.before, a); err != nil {
-		return nil, err
-	}
 	if a.Tier() > s.policy.Tier() {
 		// Refused whatever the target is: say so before looking for it.
 		_, err := s.gate(ctx, a, nil, nil, st.before)
+		return nil, err
+	}
+	if a, _, err = s.pointTarget(ctx, st.before, a); err != nil {
 		return nil, err
 	}
 	target, err := s.resolve(st.before, a.Target)
