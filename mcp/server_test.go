@@ -64,14 +64,16 @@ func TestBadArguments(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"click", map[string]any{}, `click: missing argument "target"`},
-		{"click", map[string]any{"target": "e1", "force": true}, `click: unknown argument "force" (click takes target, button, count)`},
+		{"click", map[string]any{}, `click needs a target: a selector such as role:button name:Save, a ref such as e12, or a point (at 120,340)`},
+		{"click", map[string]any{"target": "e1", "force": true}, `click: unknown argument "force" (click takes target, at, button, count)`},
+		{"click", map[string]any{"target": "e1", "at": "1,1"}, `click takes a target or a point (at), not both`},
+		{"click", map[string]any{"at": "one,two"}, `at must be a point x,y in pixels, such as 120,340; got "one,two"`},
 		{"click", map[string]any{"target": "e1", "count": "two"}, `click: argument "count" must be an integer, not a string`},
 		{"click", map[string]any{"target": "e1", "button": "top"}, `click: button "top": use left, right, middle`},
 		{"navigate", map[string]any{}, "navigate needs a URL, or back, forward or reload"},
 		{"type", map[string]any{"target": "e1", "text": "a", "credential": "pw"}, "type takes text or a credential, not both"},
 		{"batch", map[string]any{"steps": []any{map[string]any{"tool": "fly"}}}, `batch step 1: unknown tool "fly"`},
-		{"batch", map[string]any{"steps": []any{map[string]any{"tool": "click", "args": map[string]any{}}}}, `batch step 1: click: missing argument "target"`},
+		{"batch", map[string]any{"steps": []any{map[string]any{"tool": "click", "args": map[string]any{}}}}, `step 1: click needs a target: a selector such as role:button name:Save, a ref such as e12, or a point (at 120,340)`},
 		{"dialog", map[string]any{}, `dialog: missing argument "accept"`},
 	}
 	for _, c := range cases {
