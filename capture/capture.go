@@ -11,7 +11,6 @@
 package capture
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +22,8 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/canopy-dev/canopy/internal/xconn"
 )
 
 // Rect is a rectangle in screen pixels: X, Y its top-left corner, W, H its
@@ -66,7 +67,6 @@ func Open(ctx context.Context, display string) (*Screen, error) {
 	if name == "" {
 		return nil, errors.New("no X display: DISPLAY is not set (start one with `canopy desktop up`)")
 	}
-	quietAuthNoise()
 	conn, err := connect(ctx, name)
 	if err != nil {
 		return nil, fmt.Errorf("no X display at %s: %w (start one with `canopy desktop up`)", name, err)
@@ -89,31 +89,12 @@ func Open(ctx context.Context, display string) (*Screen, error) {
 	}, nil
 }
 
-// connect opens the xgb connection, giving up when ctx ends or openTimeout
-// passes. A connection that completes after that is closed.
+// connect opens the xgb connection, giving up when ctx ends or
+// openTimeout passes.
 func connect(ctx context.Context, name string) (*xgb.Conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, openTimeout)
 	defer cancel()
-	type result struct {
-		conn *xgb.Conn
-		err  error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		c, err := xgb.NewConnDisplay(name)
-		ch <- result{c, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.conn, r.err
-	case <-ctx.Done():
-		go func() {
-			if r := <-ch; r.conn != nil {
-				closeConn(r.conn)
-			}
-		}()
-		return nil, fmt.Errorf("the X server did not answer: %w", ctx.Err())
-	}
+	return xconn.Dial(ctx, name)
 }
 
 // Close closes the connection. Calls still waiting on the server return an
@@ -168,50 +149,4 @@ func (s *Screen) serverError(err error) error {
 		return fmt.Errorf("X display %s closed the connection: %w", s.name, err)
 	}
 	return err
-}
-
-// await runs f, which waits on the X server, and gives up when ctx ends.
-// f keeps running after that; the xgb connection is safe for it.
-func await[T any](ctx context.Context, f func() (T, error)) (T, error) {
-	type result struct {
-		v   T
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		v, err := f()
-		ch <- result{v, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.v, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
-	}
-}
-
-// quietOnce guards the one change quietAuthNoise makes to xgb's logger.
-var quietOnce sync.Once
-
-// quietAuthNoise filters xgb's "no ~/.Xauthority" messages out of its
-// logger. It changes the logger's writer (log.Logger.SetOutput is safe while
-// other connections log) rather than replacing xgb.Logger, which xgb's
-// goroutines read unsynchronised. xinput does the same for its connections;
-// when both have run, each line passes two filters, which is harmless.
-func quietAuthNoise() {
-	quietOnce.Do(func() {
-		xgb.Logger.SetOutput(dropAuthNoise{xgb.Logger.Writer()})
-	})
-}
-
-// dropAuthNoise passes log lines on to w except xgb's two lines about
-// missing authority info. log.Logger writes each message in one Write.
-type dropAuthNoise struct{ w io.Writer }
-
-func (f dropAuthNoise) Write(p []byte) (int, error) {
-	if bytes.Contains(p, []byte("authority info")) {
-		return len(p), nil
-	}
-	return f.w.Write(p)
 }

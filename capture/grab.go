@@ -8,6 +8,8 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/canopy-dev/canopy/internal/xconn"
 )
 
 // inFlight is how many strip requests Grab keeps sent ahead of the reply it
@@ -44,7 +46,7 @@ func (s *Screen) Grab(ctx context.Context, r Rect) (*image.RGBA, error) {
 	img := image.NewRGBA(area)
 	stop := make(chan struct{})
 	defer close(stop)
-	_, err = await(ctx, func() (struct{}, error) { return struct{}{}, s.fetch(conn, img, stop) })
+	_, err = xconn.Await(ctx, func() (struct{}, error) { return struct{}{}, s.fetch(conn, img, stop) })
 	if err != nil {
 		return nil, fmt.Errorf("screenshot of %dx%d at %d,%d: %w", area.Dx(), area.Dy(), area.Min.X, area.Min.Y, s.serverError(err))
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/canopy-dev/canopy/internal/xconn"
 )
 
 // ErrWindowGone is wrapped by the errors of WindowRect and GrabWindow when
@@ -33,7 +35,7 @@ func (s *Screen) WindowRect(ctx context.Context, xid uint32) (Rect, error) {
 	if err != nil {
 		return Rect{}, err
 	}
-	r, err := await(ctx, func() (Rect, error) { return s.windowRect(conn, xproto.Window(xid)) })
+	r, err := xconn.Await(ctx, func() (Rect, error) { return s.windowRect(conn, xproto.Window(xid)) })
 	if err != nil {
 		return Rect{}, fmt.Errorf("window %#x: %w", xid, s.serverError(windowError(err)))
 	}

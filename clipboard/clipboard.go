@@ -47,7 +47,6 @@
 package clipboard
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -58,6 +57,8 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/canopy-dev/canopy/internal/xconn"
 )
 
 // ErrEmpty is returned (wrapped) by Read when the clipboard holds no text:
@@ -123,7 +124,6 @@ func open(display, selection string) (*Clipboard, error) {
 	if name == "" {
 		return nil, errors.New("clipboard: no X display: DISPLAY is not set (start one with `canopy desktop up`)")
 	}
-	quietAuthNoise()
 	conn, err := connect(name)
 	if err != nil {
 		return nil, fmt.Errorf("clipboard: no X display at %s (start one with `canopy desktop up`): %w", name, err)
@@ -237,31 +237,11 @@ func drain(ch chan xgb.Event) {
 
 func (c *Clipboard) release() { <-c.ops }
 
-// connect opens the xgb connection within openTimeout. A connection that
-// completes after the timeout is closed.
+// connect opens the xgb connection within openTimeout.
 func connect(name string) (*xgb.Conn, error) {
-	type result struct {
-		conn *xgb.Conn
-		err  error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		c, err := xgb.NewConnDisplay(name)
-		ch <- result{c, err}
-	}()
-	timer := time.NewTimer(openTimeout)
-	defer timer.Stop()
-	select {
-	case r := <-ch:
-		return r.conn, r.err
-	case <-timer.C:
-		go func() {
-			if r := <-ch; r.conn != nil {
-				r.conn.Close()
-			}
-		}()
-		return nil, fmt.Errorf("the X server did not answer within %v", openTimeout)
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), openTimeout)
+	defer cancel()
+	return xconn.Dial(ctx, name)
 }
 
 // await waits for the first event on ch that match accepts, at most
@@ -292,26 +272,4 @@ func xerr(what string, err error) error {
 		return ErrClosed
 	}
 	return fmt.Errorf("clipboard: %s: %w", what, err)
-}
-
-var quietOnce sync.Once
-
-// quietAuthNoise filters xgb's "no ~/.Xauthority" messages out of its
-// logger (as xinput does). It changes the logger's writer, which is safe
-// while other connections log, rather than replacing xgb.Logger.
-func quietAuthNoise() {
-	quietOnce.Do(func() {
-		xgb.Logger.SetOutput(dropAuthNoise{xgb.Logger.Writer()})
-	})
-}
-
-// dropAuthNoise passes log lines on to w except xgb's lines about missing
-// authority info. log.Logger writes each message in one Write.
-type dropAuthNoise struct{ w io.Writer }
-
-func (f dropAuthNoise) Write(p []byte) (int, error) {
-	if bytes.Contains(p, []byte("authority info")) {
-		return len(p), nil
-	}
-	return f.w.Write(p)
 }

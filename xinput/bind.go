@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/canopy-dev/canopy/internal/xconn"
 )
 
 // Typing a character the keyboard map lacks ('é', '€', '日' on a US map)
@@ -89,7 +91,7 @@ func (d *Display) spare(ctx context.Context, m *keymap) (xproto.Keycode, error) 
 // boundList reads the bound keycodes from the root property, oldest first.
 func (d *Display) boundList(ctx context.Context) ([]xproto.Keycode, error) {
 	if d.boundAtom == 0 {
-		r, err := await(ctx, func() (*xproto.InternAtomReply, error) {
+		r, err := xconn.Await(ctx, func() (*xproto.InternAtomReply, error) {
 			return xproto.InternAtom(d.conn, false, uint16(len(boundProp)), boundProp).Reply()
 		})
 		if err != nil {
@@ -97,7 +99,7 @@ func (d *Display) boundList(ctx context.Context) ([]xproto.Keycode, error) {
 		}
 		d.boundAtom = r.Atom
 	}
-	r, err := await(ctx, func() (*xproto.GetPropertyReply, error) {
+	r, err := xconn.Await(ctx, func() (*xproto.GetPropertyReply, error) {
 		return xproto.GetProperty(d.conn, false, d.root, d.boundAtom, xproto.AtomCardinal, 0, 64).Reply()
 	})
 	if err != nil {

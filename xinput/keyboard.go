@@ -8,6 +8,7 @@ import (
 
 	"github.com/jezek/xgb/xproto"
 
+	"github.com/canopy-dev/canopy/internal/xconn"
 	"github.com/canopy-dev/canopy/keys"
 )
 
@@ -90,7 +91,7 @@ type keymap struct {
 
 func (d *Display) keymap(ctx context.Context) (*keymap, error) {
 	n := byte(int(d.maxKey) - int(d.minKey) + 1)
-	r, err := await(ctx, func() (*xproto.GetKeyboardMappingReply, error) {
+	r, err := xconn.Await(ctx, func() (*xproto.GetKeyboardMappingReply, error) {
 		return xproto.GetKeyboardMapping(d.conn, d.minKey, n).Reply()
 	})
 	if err != nil {

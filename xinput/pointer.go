@@ -8,6 +8,8 @@ import (
 
 	"github.com/jezek/xgb/xproto"
 	"github.com/jezek/xgb/xtest"
+
+	"github.com/canopy-dev/canopy/internal/xconn"
 )
 
 // Button is a mouse button, numbered as X numbers them.
@@ -194,7 +196,7 @@ func (d *Display) RaiseAndFocusAt(ctx context.Context, x, y int) error {
 		win      xproto.Window
 		override bool
 	}
-	h, err := await(ctx, func() (hit, error) {
+	h, err := xconn.Await(ctx, func() (hit, error) {
 		w, override, err := d.topLevelAt(x, y)
 		return hit{w, override}, err
 	})

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/canopy-dev/canopy/internal/xconn"
 )
 
 // Window is a viewable top-level window: who owns it and where it is.
@@ -51,7 +53,7 @@ func (d *Display) Windows(ctx context.Context) ([]Window, error) {
 		return nil, err
 	}
 	defer d.mu.Unlock()
-	return await(ctx, d.windows)
+	return xconn.Await(ctx, d.windows)
 }
 
 // WindowAt returns the topmost viewable top-level window that holds x,y:
@@ -87,7 +89,7 @@ func (d *Display) Raise(ctx context.Context, id uint32) error {
 		attrs   *xproto.GetWindowAttributesReply
 		sibling xproto.Window // the topmost other normal window, or 0
 	}
-	p, err := await(ctx, func() (place, error) {
+	p, err := xconn.Await(ctx, func() (place, error) {
 		a, err := xproto.GetWindowAttributes(d.conn, w).Reply()
 		if err != nil {
 			return place{}, fmt.Errorf("window %#x is gone: %w", id, err)

@@ -33,7 +33,6 @@
 package xinput
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -45,6 +44,8 @@ import (
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
 	"github.com/jezek/xgb/xtest"
+
+	"github.com/canopy-dev/canopy/internal/xconn"
 )
 
 // Display is a connection to an X server with the XTEST extension.
@@ -81,7 +82,6 @@ func Open(display string) (*Display, error) {
 	if name == "" {
 		return nil, errors.New("no X display: DISPLAY is not set (start one with `canopy desktop up`)")
 	}
-	quietAuthNoise()
 	conn, err := connect(name)
 	if err != nil {
 		return nil, fmt.Errorf("no X display at %s: %v (start one with `canopy desktop up`)", name, err)
@@ -103,31 +103,11 @@ func Open(display string) (*Display, error) {
 	}, nil
 }
 
-// connect opens the xgb connection within openTimeout. A connection that
-// completes after the timeout is closed.
+// connect opens the xgb connection within openTimeout.
 func connect(name string) (*xgb.Conn, error) {
-	type result struct {
-		conn *xgb.Conn
-		err  error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		c, err := xgb.NewConnDisplay(name)
-		ch <- result{c, err}
-	}()
-	timer := time.NewTimer(openTimeout)
-	defer timer.Stop()
-	select {
-	case r := <-ch:
-		return r.conn, r.err
-	case <-timer.C:
-		go func() {
-			if r := <-ch; r.conn != nil {
-				r.conn.Close()
-			}
-		}()
-		return nil, fmt.Errorf("the X server did not answer within %v", openTimeout)
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), openTimeout)
+	defer cancel()
+	return xconn.Dial(ctx, name)
 }
 
 // Close closes the connection. Keycodes that Type bound for characters the
@@ -183,34 +163,13 @@ func (d *Display) lock() error {
 	return nil
 }
 
-// await runs f, which waits on the X server, and gives up when ctx ends.
-// f keeps running after that; the xgb connection is safe for it.
-func await[T any](ctx context.Context, f func() (T, error)) (T, error) {
-	type result struct {
-		v   T
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		v, err := f()
-		ch <- result{v, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.v, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
-	}
-}
-
 // sync makes a round trip to the server, so that every request sent before
 // it has been processed, then reports the first X error those requests
 // caused. Fake input is sent unchecked (one round trip per call, not per
 // event); its errors, like the MappingNotify events every client receives,
 // wait in xgb's event queue, which sync drains so that it never fills.
 func (d *Display) sync(ctx context.Context) error {
-	_, err := await(ctx, func() (*xproto.GetInputFocusReply, error) {
+	_, err := xconn.Await(ctx, func() (*xproto.GetInputFocusReply, error) {
 		return xproto.GetInputFocus(d.conn).Reply()
 	})
 	if err != nil {
@@ -229,27 +188,4 @@ func (d *Display) sync(ctx context.Context) error {
 			first = fmt.Errorf("X server refused the request: %v", xerr)
 		}
 	}
-}
-
-var quietOnce sync.Once
-
-// quietAuthNoise filters xgb's "no ~/.Xauthority" messages out of its
-// logger. It changes the logger's writer (log.Logger.SetOutput is safe while
-// other connections log) rather than replacing xgb.Logger, which xgb's
-// goroutines read unsynchronised.
-func quietAuthNoise() {
-	quietOnce.Do(func() {
-		xgb.Logger.SetOutput(dropAuthNoise{xgb.Logger.Writer()})
-	})
-}
-
-// dropAuthNoise passes log lines on to w except xgb's two lines about
-// missing authority info. log.Logger writes each message in one Write.
-type dropAuthNoise struct{ w io.Writer }
-
-func (f dropAuthNoise) Write(p []byte) (int, error) {
-	if bytes.Contains(p, []byte("authority info")) {
-		return len(p), nil
-	}
-	return f.w.Write(p)
 }

@@ -1,18 +1,15 @@
 package xinput
 
 import (
-	"bufio"
-	"bytes"
-	"flag"
-	"fmt"
+	"context"
 	"os"
-	"os/exec"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/canopy-dev/canopy/internal/xconn"
+	"github.com/canopy-dev/canopy/internal/xvfbtest"
 )
 
 // skipReason is set when the tests cannot run here (no Xvfb, outside CI).
@@ -21,69 +18,7 @@ var skipReason string
 // TestMain runs the tests against a private Xvfb, so they never touch a
 // real display. Xvfb picks a free display number itself and writes it to
 // the -displayfd pipe once it accepts connections.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	if _, err := exec.LookPath("Xvfb"); err != nil {
-		if os.Getenv("CI") == "true" {
-			fmt.Fprintln(os.Stderr, "xinput tests need Xvfb and CI must provide it: apt-get install xvfb")
-			os.Exit(1)
-		}
-		skipReason = "Xvfb is not installed (apt-get install xvfb)"
-		os.Exit(m.Run())
-	}
-	display, stop, err := startXvfb()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("DISPLAY", display)
-	code := m.Run()
-	stop()
-	os.Exit(code)
-}
-
-func startXvfb() (display string, stop func(), err error) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return "", nil, err
-	}
-	defer r.Close()
-	var out bytes.Buffer
-	// -noreset: by default an X server resets when its last client leaves,
-	// which drops connections made meanwhile (EOF, "connection reset").
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-noreset")
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.ExtraFiles = []*os.File{w} // fd 3 in the child
-	if err := cmd.Start(); err != nil {
-		w.Close()
-		return "", nil, fmt.Errorf("start Xvfb: %v", err)
-	}
-	w.Close()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(r).ReadString('\n')
-		line <- strings.TrimSpace(s)
-	}()
-	stop = func() {
-		cmd.Process.Kill()
-		<-exited
-	}
-	select {
-	case n := <-line:
-		if n == "" {
-			stop()
-			return "", nil, fmt.Errorf("Xvfb gave no display number:\n%s", out.String())
-		}
-		return ":" + n, stop, nil
-	case err := <-exited:
-		return "", nil, fmt.Errorf("Xvfb exited (%v):\n%s", err, out.String())
-	case <-time.After(30 * time.Second):
-		stop()
-		return "", nil, fmt.Errorf("Xvfb did not start in 30s:\n%s", out.String())
-	}
-}
+func TestMain(m *testing.M) { os.Exit(xvfbtest.Main(m, "xinput", &skipReason)) }
 
 // client is the test's own X client: it owns windows and reads the events
 // the Display's fake input produces in them.
@@ -98,8 +33,7 @@ func newClient(t *testing.T) *client {
 	if skipReason != "" {
 		t.Skip(skipReason)
 	}
-	quietAuthNoise()
-	conn, err := xgb.NewConn()
+	conn, err := xconn.Dial(context.Background(), os.Getenv("DISPLAY"))
 	if err != nil {
 		t.Fatalf("test client: %v", err)
 	}
