@@ -75,7 +75,7 @@ func Open(ctx context.Context, display string) (*Screen, error) {
 	screen := setup.DefaultScreen(conn)
 	pix, err := formatOf(setup, screen)
 	if err != nil {
-		closeConn(conn)
+		xconn.Close(conn)
 		return nil, fmt.Errorf("X display %s: %w", name, err)
 	}
 	return &Screen{
@@ -104,29 +104,10 @@ func (s *Screen) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conn != nil {
-		closeConn(s.conn)
+		xconn.Close(s.conn)
 		s.conn = nil
 	}
 	return nil
-}
-
-// closeConn closes c and waits (a little) until it is closed: xgb's Close
-// only asks its goroutines to finish a last round trip and hang up.
-func closeConn(c *xgb.Conn) {
-	c.Close()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for { // WaitForEvent gives nil, nil once the connection is closed
-			if ev, err := c.WaitForEvent(); ev == nil && err == nil {
-				return
-			}
-		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-	}
 }
 
 // Size returns the screen's size in pixels. It is the size when Open

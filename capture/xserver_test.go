@@ -57,7 +57,7 @@ func newClient(t testing.TB) *client {
 	if err != nil {
 		t.Fatalf("test client: %v", err)
 	}
-	t.Cleanup(func() { closeConn(conn) })
+	t.Cleanup(func() { xconn.Close(conn) })
 	setup := xproto.Setup(conn)
 	screen := setup.DefaultScreen(conn)
 	pix, err := formatOf(setup, screen)

@@ -87,7 +87,7 @@ func Open(display string) (*Display, error) {
 		return nil, fmt.Errorf("no X display at %s: %v (start one with `canopy desktop up`)", name, err)
 	}
 	if err := xtest.Init(conn); err != nil {
-		closeConn(conn)
+		xconn.Close(conn)
 		return nil, fmt.Errorf("X display %s has no XTEST extension, which fake input needs (%v): start the server without -disable-xtest", name, err)
 	}
 	setup := xproto.Setup(conn)
@@ -117,27 +117,8 @@ func (d *Display) Close() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.conn != nil {
-		closeConn(d.conn)
+		xconn.Close(d.conn)
 		d.conn = nil
-	}
-}
-
-// closeConn closes c and waits (a little) until it is closed: xgb's Close
-// only asks its goroutines to finish a last round trip and hang up.
-func closeConn(c *xgb.Conn) {
-	c.Close()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for { // WaitForEvent gives nil, nil once the connection is closed
-			if ev, err := c.WaitForEvent(); ev == nil && err == nil {
-				return
-			}
-		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
 	}
 }
 

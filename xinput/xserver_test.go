@@ -37,7 +37,7 @@ func newClient(t *testing.T) *client {
 	if err != nil {
 		t.Fatalf("test client: %v", err)
 	}
-	t.Cleanup(func() { closeConn(conn) })
+	t.Cleanup(func() { xconn.Close(conn) })
 	return &client{t: t, conn: conn, screen: xproto.Setup(conn).DefaultScreen(conn)}
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/jezek/xgb"
 )
@@ -87,5 +88,24 @@ func Await[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	case <-ctx.Done():
 		var zero T
 		return zero, ctx.Err()
+	}
+}
+
+// Close closes c and waits (a little) until it is closed: xgb's Close only
+// asks its goroutines to finish a last round trip and hang up.
+func Close(c *xgb.Conn) {
+	c.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for { // WaitForEvent gives nil, nil once the connection is closed
+			if ev, err := c.WaitForEvent(); ev == nil && err == nil {
+				return
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
 	}
 }
