@@ -67,16 +67,25 @@ func (b *Browser) watch(ctx context.Context) (session.Watcher, error) {
 // tabURL asks the browser (not the page, which a JavaScript dialog may
 // block) for the current tab's URL.
 func (b *Browser) tabURL(ctx context.Context) string {
+	if info := b.tabInfo(ctx); info != nil {
+		return info.URL
+	}
+	return ""
+}
+
+// tabInfo asks the browser for the current tab's target info (URL, title),
+// nil when it cannot say.
+func (b *Browser) tabInfo(ctx context.Context) *target.Info {
 	t := b.curTab()
 	c := chromedp.FromContext(b.browserCtx)
 	if t == nil || c == nil || c.Browser == nil {
-		return ""
+		return nil
 	}
 	info, err := cdp.Call(ctx, c.Browser, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: t.id})
-	if err != nil || info.TargetInfo == nil {
-		return ""
+	if err != nil {
+		return nil
 	}
-	return info.TargetInfo.URL
+	return info.TargetInfo
 }
 
 type watcher struct {

@@ -34,7 +34,10 @@ func (b *Browser) printPDF(ctx context.Context, a action.Action) (session.Output
 	}
 	name := a.Path
 	if name == "" {
-		title, _ := chromedp.Run(b.tabCtx(), chromedp.Title())
+		title := ""
+		if info := b.tabInfo(ctx); info != nil {
+			title = info.Title // from the browser: the page may be busy
+		}
 		name = fileName(title, "page") + ".pdf"
 	}
 	path, err := freePath(b.downloadDir, name)

@@ -40,13 +40,13 @@ func (tw *tabWatch) setPrinting(on bool) {
 func (tw *tabWatch) previewOpened() <-chan struct{} {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	ch := make(chan struct{})
 	if tw.preview {
+		ch := make(chan struct{})
 		close(ch)
 		return ch
 	}
 	if tw.previewCh == nil {
-		tw.previewCh = ch
+		tw.previewCh = make(chan struct{})
 	}
 	return tw.previewCh
 }

@@ -165,7 +165,7 @@ func (b *Browser) extract(ctx context.Context, h *handle, a action.Action) (sess
 	if err != nil {
 		return session.Output{}, err
 	}
-	url, _ := chromedp.Run(b.tabCtx(), chromedp.Location())
+	url := b.tabURL(ctx) // from the browser, within the call's deadline
 	p, err := b.readHTML(ctx, h, a.From, ExtractWindow)
 	if err != nil {
 		return session.Output{}, fmt.Errorf("read the page's HTML: %w", staleOr(err))
