@@ -67,6 +67,8 @@ func gateCases(files, tmp string) []gateCase {
 		{`click at 20,20`, "click", map[string]any{"at": "20,20"}, action.Act},
 		{`print`, "print", map[string]any{}, action.Act},
 		{`permissions grant geolocation`, "permissions", map[string]any{"grant": []any{"geolocation"}}, action.Act},
+		{`clipboard "copied"`, "clipboard", map[string]any{"text": "copied"}, action.Act},
+		{`clipboard`, "clipboard", map[string]any{}, action.Sensitive},
 		{`activate app:mousepad`, "", nil, action.Act},
 		{`open_app mousepad`, "", nil, action.Act},
 		// The holes: scripts and local pages need sensitive, however spelled.

@@ -44,6 +44,7 @@ const (
 	Dialog      Kind = "dialog"
 	Print       Kind = "print"
 	Permissions Kind = "permissions"
+	Clipboard   Kind = "clipboard"
 	Batch       Kind = "batch"
 	// OpenApp and Activate act on the desktop: launch an application and
 	// wait for its window; bring a window to the front.
@@ -208,6 +209,17 @@ func (a Action) Tier() Tier {
 		return s.tierOf(a)
 	}
 	return s.Tier
+}
+
+// LeastTier is the lowest tier some call of the kind needs: the table's
+// Tier, or less when arguments lower it (tabs list is observe). A
+// surface offers the kind to sessions of this tier and up.
+func LeastTier(k Kind) Tier {
+	s, ok := SpecOf(k)
+	if !ok {
+		return Act
+	}
+	return min(s.Tier, Action{Kind: k}.Tier())
 }
 
 // Acts reports whether the action may change the page, so its reply is a

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// The kinds at the page's edges: printing, and the permissions a site asks
-// the browser for.
+// The kinds at the page's edges: printing, the permissions a site asks
+// the browser for, and the clipboard.
 
 // printSpec declares print: the page as a PDF file. A bare file name (or a
 // relative path) lands in the downloads folder at the act tier; a path
@@ -136,4 +136,29 @@ func parsePermissions(p *stepParser) error {
 	p.sel = nil
 	p.a.Origin = p.arg(0)
 	return p.tooMany(1)
+}
+
+// clipboardSpec declares clipboard: with text, put it on the clipboard
+// (what Ctrl+V pastes next, in a page or a desktop app); without, read
+// what is there. Reading is sensitive: the clipboard may hold what the
+// user copied from anywhere (SPEC §6).
+func clipboardSpec() Spec {
+	return Spec{
+		Kind: Clipboard, Doc: "Put text on the clipboard, or read it.",
+		Syntax: `clipboard ["text"]`, Tool: true, Tier: Act, Reads: true,
+		Hints: Hints{NotDestructive: true},
+		Args: []Arg{
+			str("text", "to write; omit to read", func(a *Action, s string) { a.Text = s }),
+		},
+		tierOf: func(a Action) Tier {
+			if a.Text == "" {
+				return Sensitive
+			}
+			return Act
+		},
+		parse: func(p *stepParser) error {
+			p.a.Text = p.arg(0)
+			return p.tooMany(1)
+		},
+	}
 }

@@ -383,6 +383,7 @@ func table() []Spec {
 		},
 		printSpec(),
 		permissionsSpec(),
+		clipboardSpec(),
 		{
 			Kind: OpenApp, Doc: "Start a desktop app; returns it once its window shows.",
 			Syntax: `open_app PROGRAM ["arg"…]`, Tool: true, Desktop: true, Tier: Act,

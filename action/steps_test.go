@@ -56,6 +56,7 @@ func TestParseSteps(t *testing.T) {
 		{`upload role:button name:File "a.txt" "b.txt"`, []Action{{Kind: Upload, Target: "role:button name:File", Paths: []string{"a.txt", "b.txt"}}}},
 		{`drag e3 "role:listitem name:Done"`, []Action{{Kind: Drag, Target: "e3", To: "role:listitem name:Done"}}},
 		{`click role:link name:/a;b/ ; type e2 "say \"hi\"; bye"`, []Action{{Kind: Click, Target: "role:link name:/a;b/"}, {Kind: Type, Target: "e2", Text: `say "hi"; bye`}}},
+		{`clipboard "a; b"; clipboard`, []Action{{Kind: Clipboard, Text: "a; b"}, {Kind: Clipboard}}},
 		{"# a comment\nevaluate 'document.title'", []Action{{Kind: Evaluate, Text: "document.title"}}},
 	}
 	for _, tt := range tests {
@@ -101,6 +102,13 @@ func TestTier(t *testing.T) {
 	}
 	if got := (Action{Kind: Tabs, Nav: "list"}).Tier(); got != Observe {
 		t.Errorf("tabs list needs %v, want observe", got)
+	}
+	// The least tier a kind is offered at: below the table's when
+	// arguments lower it, never raised by the empty call's needs.
+	for k, want := range map[Kind]Tier{Tabs: Observe, Clipboard: Act, Evaluate: Sensitive, Navigate: Act, Batch: Observe, Kind("nope"): Act} {
+		if got := LeastTier(k); got != want {
+			t.Errorf("LeastTier(%s) = %v, want %v", k, got, want)
+		}
 	}
 }
 

@@ -228,6 +228,8 @@ func (b *Browser) do(ctx context.Context, a action.Action, h *handle, to *tree.N
 		return b.printPDF(ctx, a)
 	case action.Permissions:
 		return b.permissions(ctx, a)
+	case action.Clipboard:
+		return b.clipboardText(ctx, a)
 	}
 	return session.Output{}, fmt.Errorf("the browser cannot %s", a.Kind)
 }

@@ -166,9 +166,7 @@ func (b *Browser) setPermission(ctx context.Context, br *chromedp.Browser, name 
 func (b *Browser) permissionOrigin(given string) (string, error) {
 	raw := given
 	if raw == "" {
-		if t := b.curTab(); t != nil {
-			raw = t.url
-		}
+		raw = b.curTabURL()
 	} else if !strings.Contains(raw, "://") {
 		raw = "http://" + raw
 	}

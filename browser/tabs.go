@@ -95,6 +95,16 @@ func (b *Browser) curTab() *tab {
 	return b.cur
 }
 
+// curTabURL is the current tab's address as the browser last reported it.
+func (b *Browser) curTabURL() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cur == nil {
+		return ""
+	}
+	return b.cur.url
+}
+
 // curIndex returns the current tab's number (1-based), for snapshot headers.
 func (b *Browser) curIndex() int {
 	b.mu.Lock()

@@ -65,6 +65,8 @@ func (d *Desktop) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 		return d.extract(target, a)
 	case action.Screenshot:
 		return d.screenshot(ctx, target, a)
+	case action.Clipboard:
+		return d.clipboardText(ctx, a)
 	}
 	return session.Output{}, fmt.Errorf("%s works on web pages, not on the desktop", a.Kind)
 }

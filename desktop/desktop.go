@@ -26,6 +26,7 @@ import (
 
 	"github.com/canopy-dev/canopy/atspi"
 	"github.com/canopy-dev/canopy/capture"
+	"github.com/canopy-dev/canopy/clipboard"
 	"github.com/canopy-dev/canopy/tree"
 	"github.com/canopy-dev/canopy/xinput"
 )
@@ -77,7 +78,8 @@ type Desktop struct {
 	// apps holds each application's process and coordinate kind.
 	apps appInfos
 	x    *xinput.Display
-	shot *capture.Screen // screenshots' X connection, opened on first use
+	shot *capture.Screen      // screenshots' X connection, opened on first use
+	clip *clipboard.Clipboard // the X clipboard, opened on first use; owns what was written
 	stop func()
 }
 
@@ -131,6 +133,10 @@ func (d *Desktop) Close() error {
 	if d.shot != nil {
 		d.shot.Close()
 		d.shot = nil
+	}
+	if d.clip != nil {
+		d.clip.Close()
+		d.clip = nil
 	}
 	d.mu.Unlock()
 	return d.conn.Close()

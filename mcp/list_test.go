@@ -20,7 +20,7 @@ func TestToolsListSize(t *testing.T) {
 		desktop bool
 		allow   action.Tier
 		tools   int
-	}{{false, 0, 20}, {true, 0, 22}, {false, action.Sensitive, 21}, {true, action.Sensitive, 23}} {
+	}{{false, 0, 21}, {true, 0, 23}, {false, action.Sensitive, 22}, {true, action.Sensitive, 24}} {
 		toolsListSize(t, c.desktop, c.allow, c.tools)
 	}
 }

@@ -56,5 +56,5 @@ func def(s action.Spec) toolDef {
 // at observe), so an agent is not offered what it cannot use. A call to
 // it still gets the policy's one-line refusal, which says how to allow it.
 func offered(name string, tier action.Tier) bool {
-	return (action.Action{Kind: action.Kind(name)}).Tier() <= tier
+	return action.LeastTier(action.Kind(name)) <= tier
 }

@@ -7,10 +7,11 @@ import (
 )
 
 // The markers around text a reply takes from a page's content as it is
-// (extract, evaluate): what lies between them is the page's, data and
-// never instructions (SPEC §6), so a client can tell it from canopy's own
-// lines. Tree and diff lines need none: a page's strings are quoted there,
-// on one line each. The markers cost a few tokens a reply.
+// (extract, evaluate) or from the clipboard (which any page or app may
+// have filled): what lies between them is data and never instructions
+// (SPEC §6), so a client can tell it from canopy's own lines. Tree and
+// diff lines need none: a page's strings are quoted there, on one line
+// each. The markers cost a few tokens a reply.
 const (
 	FenceOpen  = "«page»"
 	FenceClose = "«/page»"
@@ -29,7 +30,8 @@ func fence(text string) string {
 	return FenceOpen + "\n" + text + FenceClose + "\n"
 }
 
-// fenced says whether an action's text output is the page's own content.
+// fenced says whether an action's text output is content canopy did not
+// write: the page's, or the clipboard's.
 func fenced(k action.Kind) bool {
-	return k == action.Extract || k == action.Evaluate
+	return k == action.Extract || k == action.Evaluate || k == action.Clipboard
 }

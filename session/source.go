@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
+	"unicode/utf8"
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/policy"
@@ -58,6 +60,15 @@ type Output struct {
 	// Replaced says the view now shows another document (a tab switch): the
 	// reply is the new view's snapshot rather than a diff.
 	Replaced bool
+}
+
+// ClipboardWritten is the outcome line of a clipboard write, worded once
+// for every source.
+func ClipboardWritten(text string) string {
+	if n := utf8.RuneCountInString(text); n != 1 {
+		return fmt.Sprintf("put %d characters on the clipboard", n)
+	}
+	return "put 1 character on the clipboard"
 }
 
 // ErrStale marks a node that left the page between resolving and acting.

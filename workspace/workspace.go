@@ -211,6 +211,8 @@ func (w *Workspace) toDesktop(a action.Action, target *tree.Node) bool {
 		return true
 	case action.Screenshot:
 		return true // with no target: the window in front
+	case action.Clipboard:
+		return true // the X clipboard, which a headful browser's pages share
 	}
 	return false
 }

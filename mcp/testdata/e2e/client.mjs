@@ -35,7 +35,7 @@ async function session(client) {
   check('initialize names the server', info && info.name === 'canopy', JSON.stringify(info));
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  check('tools/list has the 20 tools of the act tier', names.length === 20 && names.includes('navigate') && names.includes('batch') && !names.includes('evaluate'), names.join(','));
+  check('tools/list has the 21 tools of the act tier', names.length === 21 && names.includes('navigate') && names.includes('batch') && !names.includes('evaluate'), names.join(','));
   check('tools have annotations', tools.every((t) => t.annotations && typeof t.annotations.readOnlyHint === 'boolean'));
 
   const nav = await client.callTool({ name: 'navigate', arguments: { url: site + '/app-login.html' } });
