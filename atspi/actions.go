@@ -138,6 +138,21 @@ func (c *Conn) Name(ctx context.Context, r Ref) (string, error) {
 	return s, err
 }
 
+// Attributes reads the object's toolkit attributes now (Chromium names
+// its views' classes there: "class": "PermissionChipView").
+func (c *Conn) Attributes(ctx context.Context, r Ref) (map[string]string, error) {
+	var m map[string]string
+	err := c.call(ctx, r, ifAccessible+".GetAttributes", []any{&m})
+	return m, err
+}
+
+// RoleOf reads the object's role now.
+func (c *Conn) RoleOf(ctx context.Context, r Ref) (Role, error) {
+	var role uint32
+	err := c.call(ctx, r, ifAccessible+".GetRole", []any{&role})
+	return Role(role), err
+}
+
 // AppPID returns the process id of the application on bus name bus.
 func (c *Conn) AppPID(ctx context.Context, bus string) (int, error) {
 	var pid uint32

@@ -76,6 +76,14 @@ func (b *Browser) tabCtx() context.Context {
 	return b.cur.ctx
 }
 
+// TabContext is the chromedp context of the current tab, for what canopy
+// does not do itself: chromedp.Run(b.TabContext(), …) sends CDP commands
+// to the page, such as Emulation.setGeolocationOverride in a test.
+//
+// What runs there bypasses canopy's gate, its audit log and its refs: it
+// is for the program that embeds canopy, never for an agent's input.
+func (b *Browser) TabContext() context.Context { return b.tabCtx() }
+
 // tabByID returns the open tab with target id, or nil.
 func (b *Browser) tabByID(id target.ID) *tab {
 	b.mu.Lock()

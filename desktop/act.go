@@ -112,6 +112,7 @@ func (d *Desktop) defaultAction(ctx context.Context, it *atspi.Item) (int, bool)
 func (d *Desktop) pointer(ctx context.Context, it *atspi.Item, n *tree.Node, a action.Action) error {
 	if a.Kind == action.Click && (a.Button == "" || a.Button == "left") && a.Count <= 1 {
 		if i, ok := d.defaultAction(ctx, it); ok {
+			d.awaitProtection(ctx, it)
 			win := d.modalOf(it)
 			if err := d.conn.DoAction(ctx, it.Ref, i); err != nil {
 				return err

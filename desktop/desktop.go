@@ -80,7 +80,10 @@ type Desktop struct {
 	x    *xinput.Display
 	shot *capture.Screen      // screenshots' X connection, opened on first use
 	clip *clipboard.Clipboard // the X clipboard, opened on first use; owns what was written
-	stop func()
+	// prompt is the permission prompt bubble that showed last, and when.
+	prompt   atspi.Ref
+	promptAt time.Time
+	stop     func()
 }
 
 // Open connects to the desktop's accessibility bus and starts listening.
