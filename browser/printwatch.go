@@ -19,8 +19,29 @@ func (tw *tabWatch) printing(w *watch) {
 		return
 	}
 	tw.setPrinting(true)
-	w.outcome("opened print preview")
-	w.send(settle.Event{Kind: settle.Block})
+	w.outcome(PreviewOutcome)
+	w.send(settle.Event{Kind: settle.Block, Key: PreviewKey})
+}
+
+// PreviewOutcome is the outcome line of an action after which the page
+// asked to print on a desktop browser, which opens its print preview.
+const PreviewOutcome = "opened print preview"
+
+// PreviewKey is the key of the Block event the print preview sends: a
+// source that shows the preview's window (the desktop) can settle on it
+// instead of ending there.
+const PreviewKey = "print-preview"
+
+// PreviewOpen reports whether the current tab's page asked to print and
+// its print preview (as far as the page knows) has not closed yet.
+func (b *Browser) PreviewOpen() bool {
+	tw := b.curTab().watchOrNil()
+	if tw == nil {
+		return false
+	}
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	return tw.preview
 }
 
 // setPrinting records whether the print preview holds the page, and wakes

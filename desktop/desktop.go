@@ -155,11 +155,13 @@ func (d *Desktop) Has(n *tree.Node) bool {
 	return ok
 }
 
-// IsWebDocument reports whether n is a web document (Chromium's page
-// area), where a browser source's page belongs.
+// IsWebDocument reports whether n is a tab's web document (Chromium's page
+// area), where a browser source's page belongs: not one in a window nested
+// in the browser window, a dialog Chromium draws with web content such as
+// its print preview (see readWebDialogs).
 func (d *Desktop) IsWebDocument(n *tree.Node) bool {
 	it, ok := d.item(n)
-	return ok && it.Role == atspi.RoleDocumentWeb
+	return ok && it.Role == atspi.RoleDocumentWeb && !d.inNestedWindow(it)
 }
 
 // track marks applications that sent events as changed (so the next

@@ -21,6 +21,12 @@ func roleOf(it *atspi.Item) string {
 		return "group"
 	case atspi.RolePasswordText, atspi.RoleEntry, atspi.RoleText:
 		return "textbox"
+	case atspi.RoleInternalFrame:
+		if it.Attributes["tag"] == "iframe" {
+			// Chromium's iframe in web content the desktop reads (a dialog
+			// drawn with web content), not a window.
+			return "iframe"
+		}
 	}
 	if r, ok := selector.ATSPIRole(it.Role.String()); ok {
 		return r

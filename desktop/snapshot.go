@@ -164,6 +164,9 @@ func (d *Desktop) readApps(ctx context.Context, refs []atspi.Ref, wins []xinput.
 		go func(a *app) {
 			defer wg.Done()
 			a.tree, a.err = d.conn.ReadApp(ctx, a.root, atspi.ReadOptions{Descend: d.descend})
+			if a.err == nil {
+				d.readWebDialogs(ctx, a.tree)
+			}
 			a.info = d.appInfo(ctx, a.root.Bus)
 		}(apps[i])
 	}
@@ -245,8 +248,14 @@ func (d *Desktop) addStrayWindows(ctx context.Context, apps []*app) {
 // pages come from the browser source.
 func (d *Desktop) descend(it *atspi.Item) bool {
 	if d.skipWeb && it.Role == atspi.RoleDocumentWeb {
-		return false
+		return false // a dialog's is read after (readWebDialogs)
 	}
+	return descendShown(it)
+}
+
+// descendShown says whether a walk should read an object's children: not
+// under objects that are neither showing nor visible.
+func descendShown(it *atspi.Item) bool {
 	if it.Role == atspi.RoleMenu && !it.States.Has(atspi.StateShowing) {
 		// A closed menu: LibreOffice's hold ~800 objects that a cache
 		// started after canopy's listener leaves out, all "visible".
@@ -347,8 +356,8 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 		if popup {
 			inPopup[it] = true
 		}
-		if d.skipWeb && it.Role == atspi.RoleDocumentWeb {
-			return
+		if d.skipWeb && it.Role == atspi.RoleDocumentWeb && !popup {
+			return // the tab's page: a browser source reads it
 		}
 		for _, k := range it.Children {
 			pick(t, k, depth+1, popup)
@@ -371,8 +380,9 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 
 	appN := &tree.Node{Role: "application", Name: appName(rootItem.Name, a.info.pid), Key: a.root.String()}
 	items[appN.Key] = rootItem
-	var build func(t *atspi.Tree, r atspi.Ref, top bool) *tree.Node
-	build = func(t *atspi.Tree, r atspi.Ref, top bool) *tree.Node {
+	// popup says r is in a window nested in another window.
+	var build func(t *atspi.Tree, r atspi.Ref, top, popup bool) *tree.Node
+	build = func(t *atspi.Tree, r atspi.Ref, top, popup bool) *tree.Node {
 		it := t.Items[r]
 		if it == nil || !a.shown(it) || items[r.String()] != nil {
 			return nil // hidden, or already shown (a window found twice)
@@ -399,11 +409,12 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 			n.Name = labelName(a, it)
 		}
 		items[n.Key] = it
-		if d.skipWeb && it.Role == atspi.RoleDocumentWeb {
-			return n
+		popup = popup || !top && isWindowRole(it.Role)
+		if d.skipWeb && it.Role == atspi.RoleDocumentWeb && !popup {
+			return n // the tab's page: a browser source grafts it here
 		}
 		for _, k := range it.Children {
-			if c := build(t, k, false); c != nil {
+			if c := build(t, k, false, popup); c != nil {
 				n.Children = append(n.Children, c)
 			}
 		}
@@ -418,7 +429,7 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 		if !a.onScreen(it) {
 			return
 		}
-		n := build(t, w, true)
+		n := build(t, w, true, false)
 		if n == nil {
 			return
 		}

@@ -40,6 +40,8 @@ type Workspace struct {
 	mu   sync.Mutex
 	b    *browser.Browser
 	lost bool // a browser was open and went away; the next start says so
+
+	preview previewState // the page asked to print and no preview showed
 }
 
 // lostNote tops the reply of the action that started a browser after the
@@ -123,6 +125,9 @@ func (w *Workspace) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, er
 	if err != nil {
 		return nil, err
 	}
+	if b != nil && w.heldByPreview(b, snap) {
+		return snap, nil
+	}
 	if perr != nil {
 		return nil, fmt.Errorf("reading the page: %w", perr)
 	}
@@ -169,7 +174,8 @@ func (w *Workspace) Watch(ctx context.Context) (session.Watcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &merged{watchers: []session.Watcher{dw}, events: make(chan settle.Event, 4096), done: make(chan struct{})}
+	w.preview.set(false)
+	m := &merged{watchers: []session.Watcher{dw}, events: make(chan settle.Event, 4096), done: make(chan struct{}), preview: &w.preview}
 	if b := w.Browser(); b != nil {
 		bw, err := b.Source().Watch(ctx)
 		if err != nil {
@@ -191,7 +197,11 @@ func (w *Workspace) Do(ctx context.Context, p *policy.Permit, a action.Action, t
 	if err != nil {
 		return session.Output{}, err
 	}
+	wasOpen := b.PreviewOpen()
 	out, err := b.Source().Do(ctx, p, a, target, to)
+	if err == nil {
+		w.afterPrint(ctx, b, wasOpen)
+	}
 	if relaunched {
 		out.Outcomes = append([]string{lostNote}, out.Outcomes...)
 	}
@@ -224,6 +234,7 @@ type merged struct {
 	done     chan struct{}
 	wg       sync.WaitGroup
 	once     sync.Once
+	preview  *previewState
 }
 
 func (m *merged) start() {
@@ -240,7 +251,7 @@ func (m *merged) start() {
 						return
 					}
 					select {
-					case m.events <- e:
+					case m.events <- previewEvent(e):
 					default:
 					}
 				}
@@ -262,6 +273,7 @@ func (m *merged) Stop() ([]string, bool) {
 			outcomes = append(outcomes, o...)
 			replaced = replaced || r
 		}
+		outcomes = previewOutcomes(outcomes, m.preview.take())
 	})
 	return outcomes, replaced
 }
