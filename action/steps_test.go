@@ -132,7 +132,12 @@ func TestURLTier(t *testing.T) {
 		{"file:///etc/passwd", "file:///etc/passwd", "file", Sensitive},
 		{"view-source:http://example.com", "view-source:http://example.com", "view-source", Sensitive},
 		{"chrome://version", "chrome://version", "chrome", Sensitive},
-		{"mailto:a@b.c", "mailto:a@b.c", "mailto", Sensitive},
+		{"chrome-untrusted://x", "chrome-untrusted://x", "chrome-untrusted", Sensitive},
+		// External schemes go to the desktop's handler, as a click on such
+		// a link does.
+		{"mailto:a@b.c", "mailto:a@b.c", "mailto", Act},
+		{"tel:+4930123", "tel:+4930123", "tel", Act},
+		{"MyApp://open/1", "MyApp://open/1", "myapp", Act},
 		{"javascript:1", "http://javascript:1", "http", Act}, // a host and port, loaded as such
 	} {
 		if got := NormalizeURL(tc.url); got != tc.norm {

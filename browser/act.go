@@ -138,6 +138,9 @@ func (b *Browser) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 		}
 		answered = out.Outcomes
 	}
+	if err := cur.watch.heldErr(a); err != nil {
+		return session.Output{}, err
+	}
 	var h *handle
 	if target != nil {
 		var err error
@@ -418,6 +421,15 @@ func (b *Browser) navigate(ctx context.Context, a action.Action) (session.Output
 	b.unstick(ctx, t) // a script that never yields would hold the new page up
 	if cur := b.curTab(); a.Nav == "reload" && cur != nil && cur.watch != nil && cur.watch.hasCrashed() {
 		return b.replaceTab(ctx, cur, action.Action{URL: b.tabURL(ctx), Timeout: a.Timeout}, "crashed")
+	}
+	if line, ok := b.navigateExternal(a.URL); ok {
+		return session.Output{Outcomes: []string{line}}, nil
+	}
+	if cur := b.curTab(); cur != nil && cur.watch.held() != "" && (a.Nav == "reload" || a.URL != "" && !action.External(a.URL)) {
+		if a.URL == "" {
+			a = action.Action{URL: b.tabURL(ctx), Timeout: a.Timeout}
+		}
+		return b.replaceTab(ctx, cur, a, "was held by headless Chromium's hidden question about a "+cur.watch.held()+": link")
 	}
 	switch a.Nav {
 	case "reload":

@@ -140,6 +140,7 @@ type Browser struct {
 	ownDownloadDir bool     // canopy made downloadDir and removes it
 	askDownloads   bool     // the browser shows its Save dialog
 	headless       bool     // a launched browser without a window: no print preview
+	noDisplay      bool     // a launched browser with no display: external links open no app
 	profileDir     string   // a launched browser's profile, removed by Close
 	downloadNames  sync.Map // download GUID → suggested file name
 }
@@ -152,7 +153,8 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	b := &Browser{log: log, refs: opt.Refs, sharedRefs: opt.Refs != nil, frames: map[target.ID]*frameSession{},
-		downloadDir: opt.DownloadDir, askDownloads: opt.AskDownloads && opt.CDP == "", headless: opt.CDP == "" && !opt.Headful}
+		downloadDir: opt.DownloadDir, askDownloads: opt.AskDownloads && opt.CDP == "", headless: opt.CDP == "" && !opt.Headful,
+		noDisplay: opt.CDP == "" && displayless(opt.Env)}
 	if b.refs == nil {
 		b.refs = tree.NewRefs()
 	}

@@ -68,6 +68,11 @@ func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration)
 		}
 		return Load{}, fmt.Errorf("navigate to %s: %w: %w", url, ErrNavigation, err)
 	}
+	if res.ErrorText != "" && action.External(url) {
+		// Not loaded but handed to the desktop, or asked about: the
+		// action's watch says which (schemes.go).
+		return Load{}, nil
+	}
 	if res.ErrorText != "" {
 		if err := b.refusedNavigation(res.FrameID, url); err != nil {
 			return Load{}, err // --domains refused it, or a redirect hop

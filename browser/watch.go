@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/settle"
 )
 
@@ -81,6 +82,7 @@ type tabWatch struct {
 	preview     bool                               // a desktop browser's print preview holds the page
 	previewCh   chan struct{}                      // closed when the print preview opens
 	printingPDF bool                               // canopy's print action runs: its beforeprint is no news
+	heldBy      string                             // headless: the external scheme whose hidden question holds the tab
 	// docReqs is the document request of each frame's latest navigation.
 	// When a frame moves into its own process (a cross-site frame), the end
 	// of its loading is reported on the new frame target, not here: the
@@ -132,6 +134,9 @@ func (tw *tabWatch) onEvent(ev any) {
 	case *network.EventRequestWillBeSent:
 		if !strings.HasPrefix(e.Request.URL, "data:") {
 			w.send(settle.Event{Kind: settle.Busy, Key: "req:" + string(e.RequestID)})
+		}
+		if e.Type == network.ResourceTypeDocument && action.External(e.Request.URL) {
+			tw.externalURL(w, e.Request.URL, schemeLoaded) // schemes.go
 		}
 		if e.Type == network.ResourceTypeDocument && e.FrameID != "" {
 			tw.mu.Lock()
@@ -222,6 +227,9 @@ func (tw *tabWatch) onEvent(ev any) {
 	case *runtime.EventBindingCalled:
 		if e.Name != mutationBinding {
 			break
+		}
+		if u, ok := strings.CutPrefix(e.Payload, schemePayload); ok {
+			tw.externalURL(w, u, schemeStopped) // schemes.go
 		}
 		switch e.Payload {
 		case "print":
@@ -534,6 +542,9 @@ func (b *Browser) listenTab(ctx context.Context, tabCtx context.Context, id targ
 	c := chromedp.FromContext(tabCtx)
 	if err := observe(ctx, c.Target); err != nil {
 		b.log.Debug("mutation observer", "err", err)
+	}
+	if err := b.watchSchemes(ctx, c.Target); err != nil {
+		b.log.Debug("external schemes", "err", err)
 	}
 	if _, err := cdp.Call(ctx, c.Target, inspector.Enable, cdp.Empty{}); err != nil { // for targetCrashed
 		b.log.Debug("inspector", "err", err)
