@@ -14,7 +14,7 @@ import (
 // later (about 400 ms) a bubble, an alert window nested in the browser
 // window, with the question and its answers. The page itself goes quiet
 // at once, so settling on the page alone ends before the bubble shows. The
-// desktop's watch holds the action until the bubble shows (or MaxBusy
+// desktop's watch holds the action until the bubble shows (or promptHold
 // passes): the chip's appearance is work in flight that a window opening
 // ends, so the prompt is in the reply of the click that caused it, with an
 // outcome line.
@@ -40,8 +40,13 @@ const (
 	contentSettingClass = "ContentSettingImageView"
 )
 
-// promptKey names the prompt as work in flight for the settler.
-const promptKey = "permission prompt"
+// promptKey names the prompt as work in flight for the settler;
+// promptHold is how long it may hold the action (the bubble shows about
+// 400 ms after the chip, later on a loaded machine).
+const (
+	promptKey  = "permission prompt"
+	promptHold = 2500 * time.Millisecond
+)
 
 // lookupCap bounds each question the watch asks about an event's object,
 // so a busy application cannot hold the watch up.
@@ -75,7 +80,7 @@ func (p *prompts) event(e atspi.Event) (ev settle.Event, ok bool) {
 			if name, _ := e.Data.(string); name != "" && p.chip == "" {
 				p.chip = name
 			}
-			return settle.Event{Kind: settle.Busy, Key: promptKey}, true
+			return settle.Event{Kind: settle.Busy, Key: promptKey, Hold: promptHold}, true
 		}
 		return ev, false
 	case e.Type == "object:state-changed:showing" && e.Detail1 == 1 && p.chip != "":

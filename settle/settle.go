@@ -44,6 +44,11 @@ type Event struct {
 	// waits for the Save dialog, which another source (the desktop) sees.
 	// Once a window opened during the wait, such work is done at once.
 	UntilOpened bool
+	// Hold, on a Busy event, is how long this work may hold the page
+	// busy, when it is known to take longer than Options.MaxBusy (a
+	// browser prompt that shows its window some time after it asked);
+	// zero means MaxBusy. The cap still ends the wait.
+	Hold time.Duration
 }
 
 // Options tune Wait. Zero values take the defaults.
@@ -95,7 +100,7 @@ type Result struct {
 func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 	opt = opt.withDefaults()
 	start := time.Now()
-	busy := map[string]time.Time{} // work in flight → when it started
+	busy := map[string]time.Time{} // work in flight → when it stops holding the page
 	untilOpened := map[string]bool{}
 	opened := false // a window opened during this wait
 	var res Result
@@ -103,24 +108,25 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 	defer quietTimer.Stop()
 	capTimer := time.NewTimer(opt.Cap)
 	defer capTimer.Stop()
-	// staleTimer fires when the oldest work in flight passes MaxBusy.
+	// staleTimer fires when the first work in flight stops holding the
+	// page (MaxBusy after it started, or its own Hold).
 	staleTimer := time.NewTimer(time.Hour)
 	defer staleTimer.Stop()
 	restartQuiet := func() {
 		quietTimer.Reset(opt.Quiet)
 	}
 	armStale := func() {
-		oldest := time.Time{}
+		first := time.Time{}
 		for _, t := range busy {
-			if oldest.IsZero() || t.Before(oldest) {
-				oldest = t
+			if first.IsZero() || t.Before(first) {
+				first = t
 			}
 		}
-		if oldest.IsZero() {
+		if first.IsZero() {
 			staleTimer.Reset(time.Hour)
 			return
 		}
-		staleTimer.Reset(max(time.Until(oldest.Add(opt.MaxBusy)), 0))
+		staleTimer.Reset(max(time.Until(first), 0))
 	}
 	for {
 		select {
@@ -133,7 +139,7 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 		case <-staleTimer.C:
 			now := time.Now()
 			for k, t := range busy {
-				if now.Sub(t) >= opt.MaxBusy {
+				if !now.Before(t) {
 					delete(busy, k)
 				}
 			}
@@ -164,7 +170,11 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 					untilOpened[ev.Key] = true
 				}
 				if _, dup := busy[ev.Key]; !dup {
-					busy[ev.Key] = time.Now()
+					hold := opt.MaxBusy
+					if ev.Hold > 0 {
+						hold = ev.Hold
+					}
+					busy[ev.Key] = time.Now().Add(hold)
 					armStale()
 				}
 			case Idle:

@@ -36,6 +36,23 @@ func TestStaleWorkStopsHolding(t *testing.T) {
 	}
 }
 
+// TestHold: work that says how long it may hold the page holds it that
+// long, past MaxBusy, and an Idle still ends it sooner.
+func TestHold(t *testing.T) {
+	opt := Options{Quiet: 10 * time.Millisecond, MaxBusy: 20 * time.Millisecond, Cap: 5 * time.Second}
+	ev := make(chan Event, 1)
+	ev <- Event{Kind: Busy, Key: "prompt", Hold: 300 * time.Millisecond}
+	if res := Wait(context.Background(), ev, opt); !res.Quiet || res.Waited < 300*time.Millisecond {
+		t.Errorf("work with a hold of 300ms stopped holding at MaxBusy: %+v", res)
+	}
+	ev = make(chan Event, 2)
+	ev <- Event{Kind: Busy, Key: "prompt", Hold: 4 * time.Second}
+	ev <- Event{Kind: Idle, Key: "prompt"}
+	if res := Wait(context.Background(), ev, opt); !res.Quiet || res.Waited > 2*time.Second {
+		t.Errorf("work with a hold held the page after it ended: %+v", res)
+	}
+}
+
 func TestCap(t *testing.T) {
 	ev := make(chan Event)
 	stop := make(chan struct{})
