@@ -18,10 +18,12 @@ import (
 // page is held (its script waits in print()) and Chromium shows the
 // browser window's content as the preview alone.
 //
-// The browser says the page asked to print (browser.PreviewOutcome) at
-// once, before the preview is drawn, and ends the settle there (a Block).
-// In the workspace the preview is on the desktop, so the action waits for
-// it to show instead, and the reply holds its controls.
+// The browser says the page asked to print (browser.PreviewOutcome) as
+// soon as the page's beforeprint reaches it — which may be after the
+// input that caused it returned — before the preview is drawn, and ends
+// the settle there (a Block). In the workspace the preview is on the
+// desktop: the merged watch turns that Block into work in flight, waits
+// on the desktop for the preview's controls, and the reply holds them.
 
 // previewWait caps how long an action waits for the print preview to show
 // on the desktop after the page asked to print: the settle's default cap.
@@ -53,17 +55,6 @@ func (p *previewState) take() bool {
 	m := p.missed
 	p.missed = false
 	return m
-}
-
-// afterPrint, after an action that made the page ask to print (the
-// preview was not open before it and is now), waits until the desktop
-// shows the print preview with its controls, up to previewWait. When none
-// shows, the action's outcome line says so (see outcomes).
-func (w *Workspace) afterPrint(ctx context.Context, b *browser.Browser, wasOpen bool) {
-	if wasOpen || !b.PreviewOpen() {
-		return
-	}
-	w.preview.set(!w.awaitPreview(ctx))
 }
 
 // awaitPreview waits, on the desktop's events, until a snapshot of the
@@ -153,14 +144,29 @@ func (w *Workspace) heldByPreview(b *browser.Browser, snap *tree.Snapshot) bool 
 	return !shows
 }
 
-// previewEvent turns the browser's Block for the print preview into
-// activity: in the workspace the preview is a window on the desktop, so
-// the action settles on it rather than ending at the request.
-func previewEvent(e settle.Event) settle.Event {
-	if e.Kind == settle.Block && e.Key == browser.PreviewKey {
-		return settle.Event{Kind: settle.Mutation}
-	}
-	return e
+// isPreview says whether e is the browser's Block for the print preview:
+// in the workspace the preview is a window on the desktop, so the action
+// settles on it rather than ending at the request.
+func isPreview(e settle.Event) bool {
+	return e.Kind == settle.Block && e.Key == browser.PreviewKey
+}
+
+// previewAsked starts, once per action, the wait for the print preview on
+// the desktop, and returns the event that holds the action meanwhile:
+// work in flight until the preview shows (an Idle then) or previewWait
+// passes (the preview is missed: see previewOutcomes).
+func (m *merged) previewAsked() settle.Event {
+	m.previewOnce.Do(func() {
+		m.previewWG.Go(func() {
+			shown := m.awaitPreview()
+			m.preview.set(!shown)
+			select {
+			case m.events <- settle.Event{Kind: settle.Idle, Key: browser.PreviewKey}:
+			default:
+			}
+		})
+	})
+	return settle.Event{Kind: settle.Busy, Key: browser.PreviewKey, Hold: previewWait}
 }
 
 // previewOutcomes replaces the preview's outcome line when no preview

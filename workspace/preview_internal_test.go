@@ -9,15 +9,27 @@ import (
 	"github.com/canopy-dev/canopy/tree"
 )
 
-// TestPreviewPieces: the preview's Block is activity in the workspace
-// (other Blocks still end the settle), its controls are told by role and
-// state, and its outcome line is replaced only when no preview showed.
+// TestPreviewPieces: the preview's Block is work in flight in the
+// workspace until the desktop shows the preview (other Blocks still end
+// the settle), its controls are told by role and state, and its outcome
+// line is replaced only when no preview showed.
 func TestPreviewPieces(t *testing.T) {
-	if e := previewEvent(settle.Event{Kind: settle.Block, Key: browser.PreviewKey}); e.Kind != settle.Mutation {
-		t.Errorf("the preview's Block became %+v, want a Mutation", e)
+	if !isPreview(settle.Event{Kind: settle.Block, Key: browser.PreviewKey}) || isPreview(settle.Event{Kind: settle.Block}) {
+		t.Error("isPreview does not tell the preview's Block from a dialog's")
 	}
-	if e := previewEvent(settle.Event{Kind: settle.Block}); e.Kind != settle.Block {
-		t.Errorf("a dialog's Block became %+v", e)
+	for _, shown := range []bool{true, false} {
+		m := &merged{events: make(chan settle.Event, 4), preview: &previewState{}, awaitPreview: func() bool { return shown }}
+		if e := m.previewAsked(); e.Kind != settle.Busy || e.Key != browser.PreviewKey || e.Hold != previewWait {
+			t.Errorf("the preview's Block became %+v, want work held for %s", e, previewWait)
+		}
+		m.previewAsked() // a second Block starts no second wait
+		m.previewWG.Wait()
+		if e := <-m.events; e.Kind != settle.Idle || e.Key != browser.PreviewKey || len(m.events) != 0 {
+			t.Errorf("after the wait (shown=%v): %+v and %d more events, want one Idle", shown, e, len(m.events))
+		}
+		if missed := m.preview.take(); missed == shown {
+			t.Errorf("shown=%v: missed=%v", shown, missed)
+		}
 	}
 
 	doc := func(kids ...*tree.Node) *tree.Node { return &tree.Node{Role: tree.RoleDocument, Children: kids} }

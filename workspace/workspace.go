@@ -175,7 +175,8 @@ func (w *Workspace) Watch(ctx context.Context) (session.Watcher, error) {
 		return nil, err
 	}
 	w.preview.set(false)
-	m := &merged{watchers: []session.Watcher{dw}, events: make(chan settle.Event, 4096), done: make(chan struct{}), preview: &w.preview}
+	m := &merged{watchers: []session.Watcher{dw}, events: make(chan settle.Event, 4096), done: make(chan struct{}),
+		preview: &w.preview, awaitPreview: func() bool { return w.awaitPreview(ctx) }}
 	if b := w.Browser(); b != nil {
 		bw, err := b.Source().Watch(ctx)
 		if err != nil {
@@ -197,11 +198,7 @@ func (w *Workspace) Do(ctx context.Context, p *policy.Permit, a action.Action, t
 	if err != nil {
 		return session.Output{}, err
 	}
-	wasOpen := b.PreviewOpen()
 	out, err := b.Source().Do(ctx, p, a, target, to)
-	if err == nil {
-		w.afterPrint(ctx, b, wasOpen)
-	}
 	if relaunched {
 		out.Outcomes = append([]string{lostNote}, out.Outcomes...)
 	}
@@ -234,7 +231,12 @@ type merged struct {
 	done     chan struct{}
 	wg       sync.WaitGroup
 	once     sync.Once
-	preview  *previewState
+	// preview says whether the print preview was missed; awaitPreview
+	// waits for it on the desktop, in previewWG once the page asked.
+	preview      *previewState
+	awaitPreview func() bool
+	previewOnce  sync.Once
+	previewWG    sync.WaitGroup
 }
 
 func (m *merged) start() {
@@ -250,8 +252,11 @@ func (m *merged) start() {
 					if !ok {
 						return
 					}
+					if isPreview(e) {
+						e = m.previewAsked()
+					}
 					select {
-					case m.events <- previewEvent(e):
+					case m.events <- e:
 					default:
 					}
 				}
@@ -268,6 +273,7 @@ func (m *merged) Stop() ([]string, bool) {
 	m.once.Do(func() {
 		close(m.done)
 		m.wg.Wait()
+		m.previewWG.Wait()
 		for _, w := range m.watchers {
 			o, r := w.Stop()
 			outcomes = append(outcomes, o...)
