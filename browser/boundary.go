@@ -147,11 +147,7 @@ func (b *Browser) setPermission(ctx context.Context, br *chromedp.Browser, name 
 		return action.CheckPermissions([]string{name})
 	}
 	for _, t := range types {
-		_, err := cdp.Call(ctx, br, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-			Permission: &cdpbrowser.PermissionDescriptor{Name: t}, Setting: setting,
-			Origin: origin, BrowserContextID: b.browserContext,
-		})
-		if err != nil {
+		if err := b.setDescriptor(ctx, br, t, setting, origin); err != nil {
 			if origin == "" {
 				origin = "every site"
 			}
@@ -159,6 +155,17 @@ func (b *Browser) setPermission(ctx context.Context, br *chromedp.Browser, name 
 		}
 	}
 	return nil
+}
+
+// setDescriptor sets one of the browser's permission descriptors
+// ("clipboard-read") for origin ("" is every origin) in canopy's browser
+// context.
+func (b *Browser) setDescriptor(ctx context.Context, br *chromedp.Browser, descriptor string, setting cdpbrowser.PermissionSetting, origin string) error {
+	_, err := cdp.Call(ctx, br, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+		Permission: &cdpbrowser.PermissionDescriptor{Name: descriptor}, Setting: setting,
+		Origin: origin, BrowserContextID: b.browserContext,
+	})
+	return err
 }
 
 // permissionOrigin is the origin a permissions action applies to: the one

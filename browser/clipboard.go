@@ -96,11 +96,7 @@ func (b *Browser) allowClipboardRead(ctx context.Context, tab cdp.Session, world
 		return nil, errors.New("the browser is not running")
 	}
 	set := func(ctx context.Context, s cdpbrowser.PermissionSetting) error {
-		_, err := cdp.Call(ctx, c.Browser, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-			Permission: &cdpbrowser.PermissionDescriptor{Name: "clipboard-read"}, Setting: s,
-			Origin: origin, BrowserContextID: b.browserContext,
-		})
-		return err
+		return b.setDescriptor(ctx, c.Browser, "clipboard-read", s, origin)
 	}
 	if err := set(ctx, cdpbrowser.PermissionSettingGranted); err != nil {
 		return nil, err
