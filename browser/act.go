@@ -38,6 +38,9 @@ func (s source) Watch(ctx context.Context) (session.Watcher, error) { return s.b
 // uploads at the act tier come from it.
 func (s source) DownloadDir() string { return s.b.DownloadDir() }
 
+// Refs is the session's ref table (session.RefKeeper).
+func (s source) Refs() *tree.Refs { return s.b.refs }
+
 func (s source) Do(ctx context.Context, p *policy.Permit, a action.Action, target, to *tree.Node) (session.Output, error) {
 	return s.b.Do(ctx, p, a, target, to)
 }

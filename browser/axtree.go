@@ -113,6 +113,9 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 			t.Hint = "unnamed at " + strconv.Itoa(int(t.Bounds.X)) + "," + strconv.Itoa(int(t.Bounds.Y))
 		}
 	}
+	if dn != nil && dn.clickable && !t.States.Has(tree.Clickable) && !tree.IsActionRole(role) && role != tree.RoleDocument {
+		d.delegate(t) // a listener on a list serves its items
+	}
 	return []*tree.Node{t}
 }
 

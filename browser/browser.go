@@ -113,9 +113,7 @@ type Browser struct {
 	browserCtx  context.Context // chromedp context of the first tab
 	cancelTab   context.CancelFunc
 
-	refs       *tree.Refs
-	sharedRefs bool   // refs belong to a larger tree: never reset
-	docKey     string // key of the document the refs are for (under mu)
+	refs *tree.Refs
 
 	mu     sync.Mutex
 	frames map[target.ID]*frameSession // attached out-of-process frames
@@ -152,7 +150,7 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	b := &Browser{log: log, refs: opt.Refs, sharedRefs: opt.Refs != nil, frames: map[target.ID]*frameSession{},
+	b := &Browser{log: log, refs: opt.Refs, frames: map[target.ID]*frameSession{},
 		downloadDir: opt.DownloadDir, askDownloads: opt.AskDownloads && opt.CDP == "", headless: opt.CDP == "" && !opt.Headful,
 		noDisplay: opt.CDP == "" && displayless(opt.Env)}
 	if b.refs == nil {

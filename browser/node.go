@@ -37,16 +37,54 @@ func (b *Browser) handleOf(ctx context.Context, n *tree.Node) (*handle, error) {
 	h := &handle{tid: target.ID(tid), id: cdp.BackendNodeID(id), node: n}
 	if cur := b.curTab(); cur != nil && cur.id == h.tid {
 		h.t = chromedp.FromContext(b.tabCtx()).Target
-		return h, nil
+	} else {
+		b.mu.Lock()
+		fs := b.frames[h.tid]
+		b.mu.Unlock()
+		if fs == nil {
+			return nil, fmt.Errorf("%w: its frame is gone", session.ErrStale)
+		}
+		h.t = chromedp.FromContext(fs.ctx).Target
 	}
-	b.mu.Lock()
-	fs := b.frames[h.tid]
-	b.mu.Unlock()
-	if fs == nil {
-		return nil, fmt.Errorf("%w: its frame is gone", session.ErrStale)
+	if n.Role == tree.RoleText {
+		if err := h.toElement(ctx); err != nil {
+			return nil, err
+		}
 	}
-	h.t = chromedp.FromContext(fs.ctx).Target
 	return h, nil
+}
+
+// toElement points a handle on a run of text at the element that holds
+// it: a text line is acted on through its element (SPEC §3), which takes
+// the clicks, focus and scrolling a text node cannot.
+func (h *handle) toElement(ctx context.Context) error {
+	obj, err := h.object(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _, _ = cdp.Call(ctx, h.t, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj}) }()
+	res, err := cdp.Call(ctx, h.t, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: `function() { return this.nodeType === Node.ELEMENT_NODE ? this : this.parentElement; }`,
+		ObjectID:            obj,
+	})
+	if err != nil {
+		return staleOr(err)
+	}
+	if res.Result == nil || res.Result.ObjectID == "" {
+		return fmt.Errorf("%w: its text has no element", session.ErrStale)
+	}
+	defer func() {
+		_, _ = cdp.Call(ctx, h.t, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: res.Result.ObjectID})
+	}()
+	desc, err := cdp.Call(ctx, h.t, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
+	if err != nil {
+		return staleOr(err)
+	}
+	if desc.Node == nil || desc.Node.BackendNodeID == 0 {
+		return fmt.Errorf("%w: its text has no element", session.ErrStale)
+	}
+	h.id = desc.Node.BackendNodeID
+	return nil
 }
 
 // object resolves the node to a JavaScript object in its document.

@@ -289,7 +289,7 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 	}
 	root.Frame = main.document()
 	tree.Clean(root)
-	b.newDocument(root.Key)
+	b.newDocument(root.Key, main.url)
 	b.refs.Assign(root)
 	return &tree.Snapshot{
 		Header: tree.Header{Kind: "tab", Index: b.curIndex(), Title: root.Name, URL: main.url, Notes: notes},
@@ -297,17 +297,20 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 	}
 }
 
-// newDocument starts refs afresh when the view shows another document than
-// the last snapshot did (a navigation, a tab switch): the old document's
-// refs name nothing any more, and numbering from e1 keeps refs short.
-func (b *Browser) newDocument(key string) {
+// newDocument notes which document the current tab shows. When it is not
+// the one its refs were handed out in (a navigation replaced it), that
+// document's refs are retired: an agent's old e3 is refused with where it
+// was rather than naming whatever the new page numbers e3. A tab switch is
+// no replacement: each tab keeps its own document and refs.
+func (b *Browser) newDocument(key, url string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if key == "" || key == b.docKey {
+	t := b.cur
+	if t == nil || key == "" || key == t.doc {
 		return
 	}
-	if b.docKey != "" && !b.sharedRefs {
-		b.refs.Reset()
+	if t.doc != "" {
+		b.refs.Retire(t.doc, "on "+trimScheme(t.docURL)+", which was replaced")
 	}
-	b.docKey = key
+	t.doc, t.docURL = key, url
 }

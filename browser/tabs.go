@@ -21,6 +21,10 @@ type tab struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	watch  *tabWatch
+	// doc and docURL are the document the tab's refs belong to (under
+	// Browser.mu): when another replaces it, or the tab closes, its refs
+	// are retired.
+	doc, docURL string
 }
 
 // TabInfo describes a tab for tabs list.
@@ -178,6 +182,7 @@ func (b *Browser) tabGone(id target.ID, w *watch) {
 			if b.cur == t {
 				b.cur = nil
 			}
+			b.refs.Retire(t.doc, fmt.Sprintf("in tab %d, which was closed", i+1))
 			go w.outcome(fmt.Sprintf("closed tab %d", i+1))
 			return
 		}
@@ -340,6 +345,7 @@ func (b *Browser) closeTab(ctx context.Context, n int) error {
 		if x == t {
 			b.tabs = append(b.tabs[:i:i], b.tabs[i+1:]...)
 			removed = true
+			b.refs.Retire(t.doc, fmt.Sprintf("in tab %d, which was closed", i+1))
 		}
 	}
 	wasCur := b.cur == t || b.cur == nil

@@ -145,6 +145,9 @@ func (d *Desktop) Close() error {
 	return d.conn.Close()
 }
 
+// Refs returns the desktop's ref table (session.RefKeeper).
+func (d *Desktop) Refs() *tree.Refs { return d.refs }
+
 // Conn is the AT-SPI connection, for tools (doctor, benchmarks).
 func (d *Desktop) Conn() *atspi.Conn { return d.conn }
 

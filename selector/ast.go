@@ -12,8 +12,7 @@ import (
 // Selector is a parsed selector, ready to match any number of snapshots. It
 // is immutable and safe for concurrent use.
 type Selector struct {
-	root    *chain
-	usesTxt bool // some atom is text:, so strict resolution keeps the innermost
+	root *chain
 }
 
 // chain is `alt >> alt >> …`: each step matches among the strict descendants

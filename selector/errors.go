@@ -40,11 +40,12 @@ func (e *SyntaxError) Caret() string {
 }
 
 // NoMatchError is a strict resolution that found nothing an agent can act
-// on. Closest holds up to five nodes with refs that look most like what the
-// selector asked for, best first, so the agent can retry with one of them.
+// on. Closest holds up to five nodes that look most like what the selector
+// asked for, best first, so the agent can retry with one of them (the
+// executor mints refs for those printed without one).
 type NoMatchError struct {
 	Selector string       // the selector in canonical form
-	Closest  []*tree.Node // up to five near misses with refs, best first
+	Closest  []*tree.Node // up to five near misses, best first
 }
 
 // maxClosest is how many near misses a NoMatchError lists.
@@ -62,36 +63,46 @@ func (e *NoMatchError) Error() string {
 	}
 	if len(e.Closest) > 0 {
 		b.WriteString("; closest: ")
-		writeLines(&b, e.Closest, len(e.Closest))
+		writeLines(&b, e.Closest, len(e.Closest), nil)
 	}
 	return b.String()
 }
 
 // AmbiguousError is a strict resolution that found several nodes. Matches
-// holds all of them in document order.
+// holds all of them in document order, look-alikes with their context.
 type AmbiguousError struct {
-	Selector string       // the selector in canonical form
-	Matches  []*tree.Node // every match, in document order
+	Selector string // the selector in canonical form
+	Matches  []Hit  // every match, in document order
 }
 
 // maxListed is how many matches an AmbiguousError lists before "… N more".
 const maxListed = 10
 
-// Error returns e.g. `3 elements match role:button name~:delete (add nth: or
-// use a ref): button "Delete" e3, button "Delete" e9, button "Delete all" e11`.
+// Error returns e.g. `3 elements match role:button name:Edit (add nth: or
+// use a ref): button "Edit" e14 in row "john@example.com", button "Edit" e16
+// in row "mary@example.com", …`.
 func (e *AmbiguousError) Error() string {
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(len(e.Matches)))
 	b.WriteString(" elements match ")
 	b.WriteString(e.Selector)
 	b.WriteString(" (add nth: or use a ref): ")
-	writeLines(&b, e.Matches, maxListed)
+	writeLines(&b, e.Nodes(), maxListed, func(i int) string { return e.Matches[i].Context })
 	return b.String()
 }
 
-// writeLines writes up to limit nodes as tree lines, comma-separated, then
-// "… N more" for the rest.
-func writeLines(b *strings.Builder, ns []*tree.Node, limit int) {
+// Nodes returns the matched nodes.
+func (e *AmbiguousError) Nodes() []*tree.Node {
+	ns := make([]*tree.Node, len(e.Matches))
+	for i, h := range e.Matches {
+		ns[i] = h.Node
+	}
+	return ns
+}
+
+// writeLines writes up to limit nodes as tree lines, comma-separated, each
+// with " in CONTEXT" when context gives one, then "… N more" for the rest.
+func writeLines(b *strings.Builder, ns []*tree.Node, limit int, context func(int) string) {
 	for i, n := range ns {
 		if i == limit {
 			b.WriteString(", … ")
@@ -103,6 +114,12 @@ func writeLines(b *strings.Builder, ns []*tree.Node, limit int) {
 			b.WriteString(", ")
 		}
 		b.WriteString(tree.Line(n))
+		if context != nil {
+			if c := context(i); c != "" {
+				b.WriteString(" in ")
+				b.WriteString(c)
+			}
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 type index struct {
 	snaps  []*tree.Snapshot
 	nodes  []*tree.Node
+	parent []int // the parent's position; -1 for a root
 	end    []int // one past the node's last descendant
 	snap   []int // the node's snapshot
 	isRoot []bool
@@ -30,24 +31,25 @@ func newIndex(snaps []*tree.Snapshot) *index {
 			continue
 		}
 		ix.roots = append(ix.roots, len(ix.nodes))
-		ix.add(s.Root, si, true, &s.Header)
+		ix.add(s.Root, si, -1, &s.Header)
 	}
 	return ix
 }
 
-func (ix *index) add(n *tree.Node, si int, root bool, h *tree.Header) {
+func (ix *index) add(n *tree.Node, si, parent int, h *tree.Header) {
 	if n.Page != nil {
 		h = n.Page
 	}
 	i := len(ix.nodes)
 	ix.nodes = append(ix.nodes, n)
+	ix.parent = append(ix.parent, parent)
 	ix.end = append(ix.end, 0)
 	ix.snap = append(ix.snap, si)
-	ix.isRoot = append(ix.isRoot, root)
+	ix.isRoot = append(ix.isRoot, parent < 0)
 	ix.hdr = append(ix.hdr, h)
 	for _, c := range n.Children {
 		if c != nil {
-			ix.add(c, si, false, h)
+			ix.add(c, si, i, h)
 		}
 	}
 	ix.end[i] = len(ix.nodes)

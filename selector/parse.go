@@ -34,7 +34,7 @@ func Parse(s string) (*Selector, error) {
 		// Every loop above stops only at the end or at a ")".
 		return nil, p.errorf(p.pos, "unmatched \")\"")
 	}
-	return &Selector{root: c, usesTxt: p.usesText}, nil
+	return &Selector{root: c}, nil
 }
 
 // MustParse is Parse for selectors known to be valid (tests, constants): it
@@ -67,7 +67,6 @@ type parser struct {
 	in       []rune
 	pos      int
 	depth    int
-	usesText bool
 }
 
 func (p *parser) eof() bool { return p.pos >= len(p.in) }
@@ -504,7 +503,6 @@ func (p *parser) check(a *atom, prefix string, vpos int) error {
 	}
 	switch a.key {
 	case keyText:
-		p.usesText = true
 		if a.op == opEq {
 			a.op = opSub // text: is always a substring match
 		}

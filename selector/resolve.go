@@ -8,23 +8,41 @@ import (
 	"github.com/canopy-dev/canopy/tree"
 )
 
-// Find returns the nodes with a ref that sel matches in snaps, in document
-// order: the candidates an action would choose among, for the find tool.
-// When sel uses text:, a match that contains another match is left out (the
-// text is in both; the innermost is the one meant).
+// Hit is a node a selector matched, with where it sits when that tells it
+// apart from other hits that print the same: `row "john@example.com"`.
+type Hit struct {
+	Node *tree.Node
+	// Context is the nearest telling ancestor (a row, list item, article,
+	// form… by its name or first text), set only when another hit prints
+	// the same line, e.g. two `button "Edit"`.
+	Context string
+}
+
+// Find returns the nodes an action could target that sel matches in snaps,
+// in document order: the candidates an action would choose among, for the
+// find tool. Any node with an identity counts, printed with a ref or not (a
+// heading, a line of text, a list item); when matches are nested (text:
+// matches a row and the cell inside it) only the innermost is kept, since
+// it is the one meant.
 func Find(snaps []*tree.Snapshot, sel *Selector) []*tree.Node {
-	ix := newIndex(snaps)
 	var out []*tree.Node
-	for _, i := range candidates(ix, sel) {
-		out = append(out, ix.nodes[i])
+	for _, h := range FindHits(snaps, sel) {
+		out = append(out, h.Node)
 	}
 	return out
 }
 
+// FindHits is [Find] with each hit's context, so that a list of look-alike
+// nodes can be told apart.
+func FindHits(snaps []*tree.Snapshot, sel *Selector) []Hit {
+	ix := newIndex(snaps)
+	return ix.hits(candidates(ix, sel))
+}
+
 // Resolve is strict resolution for actions: sel must match exactly one node
-// with a ref (as Find counts them), which is returned with its snapshot.
-// Zero matches give a *NoMatchError naming the closest candidates; several
-// give an *AmbiguousError listing them.
+// (as Find counts them), which is returned with its snapshot. Zero matches
+// give a *NoMatchError naming the closest candidates; several give an
+// *AmbiguousError listing them with their context.
 func Resolve(snaps []*tree.Snapshot, sel *Selector) (*tree.Node, *tree.Snapshot, error) {
 	ix := newIndex(snaps)
 	cands := candidates(ix, sel)
@@ -35,24 +53,25 @@ func Resolve(snaps []*tree.Snapshot, sel *Selector) (*tree.Node, *tree.Snapshot,
 	case 0:
 		return nil, nil, &NoMatchError{Selector: sel.String(), Closest: closest(ix, sel)}
 	}
-	ns := make([]*tree.Node, len(cands))
-	for k, i := range cands {
-		ns[k] = ix.nodes[i]
-	}
-	return nil, nil, &AmbiguousError{Selector: sel.String(), Matches: ns}
+	return nil, nil, &AmbiguousError{Selector: sel.String(), Matches: ix.hits(cands)}
 }
 
-// candidates returns the positions of the matched nodes that have a ref,
-// innermost only when the selector uses text:.
+// targetable reports whether the node at i can be acted on or named: it has
+// a ref, or an identity a ref can be minted for. Roots and the placeholders
+// of unread content cannot.
+func (ix *index) targetable(i int) bool {
+	n := ix.nodes[i]
+	return !ix.isRoot[i] && n.Role != tree.RoleUnread && (n.Ref != "" || n.Key != "")
+}
+
+// candidates returns the positions of the matched nodes an action could
+// target, innermost only where matches are nested.
 func candidates(ix *index, sel *Selector) []int {
 	var out []int
 	for _, i := range eval(ix, sel) {
-		if ix.nodes[i].Ref != "" {
+		if ix.targetable(i) {
 			out = append(out, i)
 		}
-	}
-	if !sel.usesTxt {
-		return out
 	}
 	kept := out[:0]
 	for k, i := range out {
@@ -118,7 +137,7 @@ func wants(sel *Selector) want {
 // closeName is the similarity from which a name counts as a near miss.
 const closeName = 0.55
 
-// closest ranks the nodes with a ref by how much they look like what sel
+// closest ranks the nodes an action could target by how much they look like what sel
 // asks for: the role, and the similarity of the name (or value, or id) to the
 // values given. Nodes with a similar name come first, best first; when none
 // has one, nodes of the wanted role are listed in document order.
@@ -133,7 +152,7 @@ func closest(ix *index, sel *Selector) []*tree.Node {
 	}
 	var near, sameRole []scored
 	for i, n := range ix.nodes {
-		if n.Ref == "" {
+		if !ix.targetable(i) || n.Role == tree.RoleText && len(w.roles) > 0 && !contains(w.roles, tree.RoleText) {
 			continue
 		}
 		role := contains(w.roles, strings.ToLower(n.Role))

@@ -60,9 +60,9 @@ func TestResolveErrors(t *testing.T) {
 		{snaps[:1], `role:button name:"Sign on"`,
 			`no element matches role:button name:"Sign on"; closest: button "Sign in" e8, link "Sign up" e3`},
 		{snaps, `role:button name~:delete`,
-			`4 elements match role:button name~:delete (add nth: or use a ref): button "Delete" e24, button "Delete" e27, button "Delete" e33, button "Delete all" e42`},
+			`4 elements match role:button name~:delete (add nth: or use a ref): button "Delete" e24 in row "1 | Ada | Edit", button "Delete" e27 in row "2 | Grace Hopper | Edit", button "Delete" e33 in alertdialog "Really?", button "Delete all" e42`},
 		{snaps, `role:button name:Delete`,
-			`3 elements match role:button name:Delete (add nth: or use a ref): button "Delete" e24, button "Delete" e27, button "Delete" e33`},
+			`3 elements match role:button name:Delete (add nth: or use a ref): button "Delete" e24 in row "1 | Ada | Edit", button "Delete" e27 in row "2 | Grace Hopper | Edit", button "Delete" e33 in alertdialog "Really?"`},
 		{big, `role:link`,
 			`14 elements match role:link (add nth: or use a ref): link "Item 1" e1, link "Item 2" e2, link "Item 3" e3, link "Item 4" e4, link "Item 5" e5, link "Item 6" e6, link "Item 7" e7, link "Item 8" e8, link "Item 9" e9, link "Item 10" e10, … 4 more`},
 		{snaps, `e999`,
@@ -121,7 +121,8 @@ func TestFind(t *testing.T) {
 		{`text:apple`, `e10`},
 		{`tab:2`, ``}, // a tab's root has no ref
 		{`role:listitem`, ``},
-		{`name~:a`, `e1 e5 e6 e9 e11 e21 e22 e25 e32 e34 e35 e41 e42 e52 e54 e55 e56 e57 e60 e61`},
+		// Nested matches: only the innermost (e32, e54 and e60 hold others).
+		{`name~:a`, `e1 e5 e6 e9 e11 e21 e22 e25 e34 e35 e41 e42 e52 e55 e56 e57 e61`},
 	} {
 		if got := describeAll(Find(snaps, MustParse(tt.sel))); got != tt.want {
 			t.Errorf("Find(%s)\n got: %s\nwant: %s", tt.sel, got, tt.want)

@@ -46,6 +46,9 @@ func (s *Session) Model(ctx context.Context, a action.Action) (*tree.Snapshot, e
 	snap, err := s.model(ctx, a)
 	s.audit(a, 0, rec, start, nil, err)
 	s.rec = nil
+	if err == nil {
+		s.shownTree(snap.Root) // the caller sees every ref in the model
+	}
 	return snap, boundErr(s.redactErr(err))
 }
 
@@ -103,18 +106,12 @@ func (s *Session) find(ctx context.Context, a action.Action) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	snaps := []*tree.Snapshot{snap}
-	nodes := selector.Find(snaps, sel)
-	if len(nodes) == 0 {
-		_, _, err := selector.Resolve(snaps, sel)
+	hits := selector.FindHits([]*tree.Snapshot{snap}, sel)
+	if len(hits) == 0 {
+		_, err := s.resolve(snap, a.Target)
 		return Reply{Text: err.Error() + "\n"}, nil
 	}
-	var b strings.Builder
-	for _, n := range nodes {
-		b.WriteString(tree.Line(n))
-		b.WriteByte('\n')
-	}
-	return Reply{Text: b.String()}, nil
+	return Reply{Text: s.findLines(hits)}, nil
 }
 
 // defaultWait caps wait when the action gives no timeout.

@@ -26,7 +26,6 @@ import (
 	"github.com/canopy-dev/canopy/audit"
 	"github.com/canopy-dev/canopy/diff"
 	"github.com/canopy-dev/canopy/policy"
-	"github.com/canopy-dev/canopy/selector"
 	"github.com/canopy-dev/canopy/settle"
 	"github.com/canopy-dev/canopy/tree"
 )
@@ -148,6 +147,10 @@ func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 	}
 	r.Timing.Total = time.Since(start)
 	r.Text = boundReply(s.redact(r.Text), s.maxReply())
+	s.shown(r.Text)
+	if err != nil {
+		s.shown(err.Error())
+	}
 	for i, o := range r.Outcomes {
 		r.Outcomes[i] = s.redact(o)
 	}
@@ -290,19 +293,6 @@ func (s *Session) read(ctx context.Context) (*tree.Snapshot, error) {
 		s.last = snap
 	}
 	return snap, err
-}
-
-// resolve finds the one node a selector or ref names; "" is no node.
-func (s *Session) resolve(snap *tree.Snapshot, target string) (*tree.Node, error) {
-	if target == "" {
-		return nil, nil
-	}
-	sel, err := selector.Parse(target)
-	if err != nil {
-		return nil, err
-	}
-	n, _, err := selector.Resolve([]*tree.Snapshot{snap}, sel)
-	return n, err
 }
 
 // actionable checks what the tree already knows: input to a disabled

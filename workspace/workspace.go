@@ -66,6 +66,10 @@ func (w *Workspace) Close() error {
 	return w.desk.Close()
 }
 
+// Refs returns the ref table the desktop and its browser share
+// (session.RefKeeper).
+func (w *Workspace) Refs() *tree.Refs { return w.desk.Refs() }
+
 // Desktop is the desktop source.
 func (w *Workspace) Desktop() *desktop.Desktop { return w.desk }
 

@@ -1,0 +1,128 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/canopy-dev/canopy/selector"
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// A RefKeeper is a source whose ref table the executor may use: to mint
+// refs for nodes it prints without one (find results, the candidates of an
+// error), to note the refs a reply showed, and to refuse refs of documents
+// and windows that are gone.
+type RefKeeper interface {
+	Refs() *tree.Refs
+}
+
+// StaleRefError is a ref that belonged to a document or window that is gone:
+// refused, never resolved to whatever node now has that number.
+type StaleRefError struct {
+	Ref   string // e.g. "e3"
+	Where string // e.g. "on 127.0.0.1:8080/login, which was replaced"
+}
+
+func (e *StaleRefError) Error() string {
+	return e.Ref + " was " + e.Where + ": take a new snapshot"
+}
+
+// refs is the source's ref table, or nil.
+func (s *Session) refs() *tree.Refs {
+	if k, ok := s.src.(RefKeeper); ok {
+		return k.Refs()
+	}
+	return nil
+}
+
+// resolve finds the one node a selector or ref names; "" is no node. A ref
+// of a document that is gone is refused with where it was; the nodes an
+// error lists get refs, so the agent can name the one it meant.
+func (s *Session) resolve(snap *tree.Snapshot, target string) (*tree.Node, error) {
+	if target == "" {
+		return nil, nil
+	}
+	sel, err := selector.Parse(target)
+	if err != nil {
+		return nil, err
+	}
+	n, _, err := selector.Resolve([]*tree.Snapshot{snap}, sel)
+	if err == nil {
+		return n, nil
+	}
+	var none *selector.NoMatchError
+	var amb *selector.AmbiguousError
+	switch {
+	case errors.As(err, &none):
+		if stale := s.staleRef(target); stale != nil {
+			return nil, stale
+		}
+		s.mint(none.Closest)
+	case errors.As(err, &amb):
+		s.mint(amb.Nodes())
+	}
+	return nil, err
+}
+
+// staleRef returns the refusal for a bare ref whose document is gone, or
+// nil.
+func (s *Session) staleRef(target string) error {
+	refs := s.refs()
+	if refs == nil || !selector.IsRef(target) {
+		return nil
+	}
+	ref := strings.TrimPrefix(strings.TrimSpace(target), "@")
+	if where, ok := refs.Gone(ref); ok {
+		return &StaleRefError{Ref: ref, Where: where}
+	}
+	return nil
+}
+
+// mint gives refs to nodes about to be printed without one.
+func (s *Session) mint(ns []*tree.Node) {
+	refs := s.refs()
+	if refs == nil {
+		return
+	}
+	for _, n := range ns {
+		refs.Mint(n)
+	}
+}
+
+// shown notes the refs a reply or error showed the agent, which are then
+// never handed out for other nodes.
+func (s *Session) shown(text string) {
+	if refs := s.refs(); refs != nil {
+		refs.Shown(text)
+	}
+}
+
+// findLines lists hits as tree lines, each with a ref (minted when the
+// node was printed without one) and, for look-alikes, where it sits:
+// `button "Edit" e14 in row "john@example.com"`.
+func (s *Session) findLines(hits []selector.Hit) string {
+	var b strings.Builder
+	for _, h := range hits {
+		s.mint([]*tree.Node{h.Node})
+		b.WriteString(tree.Line(h.Node))
+		if h.Context != "" {
+			fmt.Fprintf(&b, " in %s", h.Context)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// shownTree notes every ref in a tree handed over whole (the model).
+func (s *Session) shownTree(root *tree.Node) {
+	var b strings.Builder
+	tree.Walk(root, func(n *tree.Node) bool {
+		if n.Ref != "" {
+			b.WriteString(n.Ref)
+			b.WriteByte(' ')
+		}
+		return true
+	})
+	s.shown(b.String())
+}
