@@ -106,15 +106,13 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 		kids, t.Frame = graft(d, n.BackendDOMNodeID)
 	}
 	t.Children = kids
-	if dn != nil && (dn.clickable || dn.pointer) && dn.tag != "label" && clickCandidate(t) {
+	delegating := dn != nil && dn.clickable && !tree.IsActionRole(role) && role != tree.RoleDocument && d.delegate(t)
+	if dn != nil && (dn.clickable || dn.pointer) && dn.tag != "label" && !delegating && clickCandidate(t) {
 		t.States |= tree.Clickable
 		t.Hint = dn.hint()
 		if t.Hint == "" && t.Bounds != nil {
 			t.Hint = "unnamed at " + strconv.Itoa(int(t.Bounds.X)) + "," + strconv.Itoa(int(t.Bounds.Y))
 		}
-	}
-	if dn != nil && dn.clickable && !t.States.Has(tree.Clickable) && !tree.IsActionRole(role) && role != tree.RoleDocument {
-		d.delegate(t) // a listener on a list serves its items
 	}
 	return []*tree.Node{t}
 }

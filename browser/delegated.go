@@ -25,11 +25,12 @@ const minDelegated = 2
 // not a section of the page.
 const maxDelegatedText = 300
 
-// delegate marks the items of t, a container with click listeners that is
-// not itself a control: the children that form a run of look-alike
-// elements (same tag and class), looking through up to two single-child
-// wrappers. Items that hold controls of their own are left alone.
-func (d *axDoc) delegate(t *tree.Node) {
+// delegate marks the items of t, a container with click listeners, when it
+// holds a run of look-alike elements (same tag and class), looking through
+// up to two single-child wrappers, and reports whether it did: such a
+// container is a list serving its items, not a control itself. Items that
+// hold controls of their own are left alone.
+func (d *axDoc) delegate(t *tree.Node) bool {
 	list := t
 	for range 3 {
 		if items := d.lookAlikes(list.Children); len(items) >= minDelegated {
@@ -39,13 +40,14 @@ func (d *axDoc) delegate(t *tree.Node) {
 					it.Hint = d.domNodeOf(it).hint()
 				}
 			}
-			return
+			return true
 		}
 		if len(list.Children) != 1 {
-			return
+			return false
 		}
 		list = list.Children[0]
 	}
+	return false
 }
 
 // lookAlikes returns the largest group of kids that share tag and class,

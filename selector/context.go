@@ -52,7 +52,7 @@ func (ix *index) contextOf(i int) string {
 			continue
 		}
 		if r := []rune(label); len(r) > maxContext {
-			label = strings.TrimRight(string(r[:maxContext-1]), " ") + "…"
+			label = strings.TrimRight(string(r[:maxContext-1]), " |,;:·-") + "…"
 		}
 		return tree.Line(&tree.Node{Role: n.Role, Name: label})
 	}

@@ -44,9 +44,12 @@ func (e *SyntaxError) Caret() string {
 // asked for, best first, so the agent can retry with one of them (the
 // executor mints refs for those printed without one).
 type NoMatchError struct {
-	Selector string       // the selector in canonical form
-	Closest  []*tree.Node // up to five near misses, best first
+	Selector string // the selector in canonical form
+	Closest  []Hit  // up to five near misses, best first, look-alikes with their context
 }
+
+// Nodes returns the near misses.
+func (e *NoMatchError) Nodes() []*tree.Node { return hitNodes(e.Closest) }
 
 // maxClosest is how many near misses a NoMatchError lists.
 const maxClosest = 5
@@ -63,7 +66,7 @@ func (e *NoMatchError) Error() string {
 	}
 	if len(e.Closest) > 0 {
 		b.WriteString("; closest: ")
-		writeLines(&b, e.Closest, len(e.Closest), nil)
+		writeLines(&b, e.Nodes(), len(e.Closest), func(i int) string { return e.Closest[i].Context })
 	}
 	return b.String()
 }
@@ -92,9 +95,11 @@ func (e *AmbiguousError) Error() string {
 }
 
 // Nodes returns the matched nodes.
-func (e *AmbiguousError) Nodes() []*tree.Node {
-	ns := make([]*tree.Node, len(e.Matches))
-	for i, h := range e.Matches {
+func (e *AmbiguousError) Nodes() []*tree.Node { return hitNodes(e.Matches) }
+
+func hitNodes(hs []Hit) []*tree.Node {
+	ns := make([]*tree.Node, len(hs))
+	for i, h := range hs {
 		ns[i] = h.Node
 	}
 	return ns

@@ -141,7 +141,7 @@ const closeName = 0.55
 // asks for: the role, and the similarity of the name (or value, or id) to the
 // values given. Nodes with a similar name come first, best first; when none
 // has one, nodes of the wanted role are listed in document order.
-func closest(ix *index, sel *Selector) []*tree.Node {
+func closest(ix *index, sel *Selector) []Hit {
 	w := wants(sel)
 	if len(w.roles)+len(w.names)+len(w.vals)+len(w.ids) == 0 {
 		return nil
@@ -182,11 +182,11 @@ func closest(ix *index, sel *Selector) []*tree.Node {
 		near = sameRole
 	}
 	sort.SliceStable(near, func(a, b int) bool { return near[a].score > near[b].score })
-	var out []*tree.Node
+	var ids []int
 	for _, s := range near[:min(len(near), maxClosest)] {
-		out = append(out, ix.nodes[s.i])
+		ids = append(ids, s.i)
 	}
-	return out
+	return ix.hits(ids)
 }
 
 // maxCompare bounds the runes compared when ranking, so that a long text

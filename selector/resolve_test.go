@@ -74,7 +74,7 @@ func TestResolveErrors(t *testing.T) {
 			`no element matches role:button name:Submit; closest: button "Delete all" e42`},
 		// Names across roles, and the role breaks ties.
 		{snaps[:1], `role:link name:Cancle`,
-			`no element matches role:link name:Cancle; closest: button "Cancel" e9 disabled, button "Cancel" e34, button "Cancel" e35`},
+			`no element matches role:link name:Cancle; closest: button "Cancel" e9 disabled, button "Cancel" e34 in alertdialog "Really?", button "Cancel" e35 in dialog "Confirm delete"`},
 		{snaps, `role:textbox name:"E-mail"`,
 			`no element matches role:textbox name:E-mail; closest: textbox "Email" e5 focused value="ada@acme.test"`},
 		{snaps[:1], `role:textbox value:ada@acme.tst`,
@@ -82,7 +82,7 @@ func TestResolveErrors(t *testing.T) {
 		// Nothing to compare with: no closest.
 		{snaps, `state:mixed`, `no element matches state:mixed`},
 		{snaps, `role:button name:/^Zz/`,
-			`no element matches role:button name:/^Zz/; closest: button "Sign in" e8, button "Cancel" e9 disabled, button "Delete" e24, button "Delete" e27, button "Delete" e33`},
+			`no element matches role:button name:/^Zz/; closest: button "Sign in" e8, button "Cancel" e9 disabled, button "Delete" e24 in row "1 | Ada | Edit", button "Delete" e27 in row "2 | Grace Hopper | Edit", button "Delete" e33 in alertdialog "Really?"`},
 		{nil, `role:button`, `no element matches role:button`},
 		// Static text has no ref: text: with no ref'd container fails.
 		{snaps[1:2], `text:"Read the"`, `no element matches text:"Read the"`},
@@ -107,7 +107,7 @@ func TestResolveErrorTypes(t *testing.T) {
 	}
 	_, _, err = Resolve(snaps[:1], MustParse(`role:button name:"Sign on"`))
 	var none *NoMatchError
-	if !errors.As(err, &none) || len(none.Closest) != 2 || none.Closest[0].Ref != "e8" {
+	if !errors.As(err, &none) || len(none.Closest) != 2 || none.Closest[0].Node.Ref != "e8" {
 		t.Errorf("no match: %#v", err)
 	}
 }

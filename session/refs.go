@@ -58,7 +58,7 @@ func (s *Session) resolve(snap *tree.Snapshot, target string) (*tree.Node, error
 		if stale := s.staleRef(target); stale != nil {
 			return nil, stale
 		}
-		s.mint(none.Closest)
+		s.mint(none.Nodes())
 	case errors.As(err, &amb):
 		s.mint(amb.Nodes())
 	}

@@ -31,6 +31,9 @@ func PageMarkers() map[string]Markers {
 		"/": {
 			Visible: []string{"canopy demo", "MARKER-INDEX", "Login form", "Shadow DOM", "Huge page"},
 		},
+		"/inbox.html": {
+			Visible: []string{"Inbox", "Helena", "Turpis gravida", "Quarterly numbers", "Drafts", "keyboard shortcuts", "nothing opened"},
+		},
 		"/geo.html": {
 			Visible: []string{"Where am I", "Locate me", "Print this page", "nowhere yet", "GEO-PRINT-MARKER"},
 		},
