@@ -89,6 +89,7 @@ func (b *Browser) drawMarks(ctx context.Context) (func(), error) {
 		}
 	}
 	arg, _ := json.Marshal(marks)
+	b.refs.Shown(string(arg)) // the agent sees these refs in the picture
 	if err := b.run(ctx, "("+markJS+")("+string(arg)+")"); err != nil {
 		return nil, fmt.Errorf("screenshot marks: %w", err)
 	}

@@ -34,7 +34,11 @@ func (d *Desktop) screenshot(ctx context.Context, target *tree.Node, a action.Ac
 		return session.Output{}, fmt.Errorf("screenshot: %w", err)
 	}
 	if a.Marks {
-		capture.Draw(img, marksIn(scope, rect))
+		marks := marksIn(scope, rect)
+		for _, m := range marks {
+			d.refs.Shown(m.Ref) // the agent sees these refs in the picture
+		}
+		capture.Draw(img, marks)
 	}
 	png, err := capture.PNG(img)
 	if err != nil {

@@ -24,7 +24,7 @@ type Refs struct {
 	gone  map[string]string // ref → where it was, for documents that are gone
 	next  int               // refs handed out so far (the highest number)
 	shown int               // the highest ref number a reply showed
-	cur   string            // the document of the latest Assign, for Mint
+	cur   string            // the document of the latest Assign, for Mint ("" for none)
 }
 
 // owned is what Refs knows of a live ref.
@@ -76,9 +76,7 @@ func (r *Refs) forLocked(key, doc string) string {
 func (r *Refs) Assign(root *Node) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if root.Key != "" {
-		r.cur = root.Key
-	}
+	r.cur = root.Key // "" for a view that is no document (the desktop)
 	doc := r.cur
 	Walk(root, func(n *Node) bool {
 		if n.Key != "" && n != root && wantsRef(n) {
