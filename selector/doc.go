@@ -61,11 +61,14 @@
 //
 // # Strict resolution
 //
-// [Resolve] wants exactly one matched node with a ref; when the selector uses
-// text:, a match that contains another match is dropped, since the text is in
-// both and the innermost is the one meant. It fails with a [*NoMatchError]
-// that names the closest candidates or an [*AmbiguousError] that lists the
-// matches; both print as one line for an agent.
+// [Resolve] wants exactly one matched node an action can target: any node
+// with a ref or a source identity (a heading, a line of text, a list item),
+// not only those printed with a ref. A match that contains another match is
+// dropped — `text:Helena` matches the list, the row and the text, and the
+// innermost is the one meant. It fails with a [*NoMatchError] that names the
+// closest candidates or an [*AmbiguousError] that lists the matches, each
+// look-alike with the row or item it sits in; both print as one line for an
+// agent.
 //
 // # Matching
 //
