@@ -9,9 +9,12 @@
 // one markdown table with, per server: the size of tools/list; per page the
 // tokens and bytes of the default snapshot, the whole reply's bytes, the
 // navigate and snapshot times (median of -n runs) and how many of the page's
-// markers (site.PageMarkers) the snapshot shows or leaks; and what clicking
-// the "Remember me" checkbox on /login.html answers, with the follow-up
-// snapshot an agent needs when the answer does not show the change.
+// markers (site.PageMarkers) the snapshot shows or leaks, and the full
+// snapshot's tokens; what a few actions on those pages answer (actionTasks:
+// check, open a modal, type, select, add a list item), with the follow-up
+// snapshot an agent needs when the answer does not show the change; and
+// the observation tokens and calls of a scripted task on each third-party
+// app of internal/thirdparty (appTasks: TodoMVC, Swagger UI, JSONEditor).
 //
 // Install the peers (npm, outside the repository) and build canopy, then run:
 //
