@@ -3,8 +3,9 @@
 # browser canopy drives); with CANOPY_WITH_DESKTOP=1 the desktop's parts
 # (Xvfb, D-Bus, AT-SPI); for the tests all of that, GTK apps, gnome-keyring, and python3-doc (a real page the
 # tests read), Node.js and the official TypeScript MCP SDK (the MCP client
-# of the end-to-end tests), which goes to $CANOPY_NODE_DIR (default
-# ~/.cache/canopy-node), outside the repository.
+# of the end-to-end tests) and three real third-party web apps (npm todomvc,
+# swagger-ui-dist, jsoneditor, served by internal/thirdparty), which go to
+# $CANOPY_NODE_DIR (default ~/.cache/canopy-node), outside the repository.
 # Elsewhere it says what is missing and how to get it. Sourced by demo.sh
 # and test.sh; safe to run again (it installs only what is missing).
 set -euo pipefail
@@ -83,4 +84,14 @@ if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ]; then
     mkdir -p "$CANOPY_NODE_DIR"
     npm install --silent --no-audit --no-fund --prefix "$CANOPY_NODE_DIR" "$mcp_sdk" >&2
   fi
+  # Real third-party apps the tests and bench/peers drive, served on
+  # 127.0.0.1 by internal/thirdparty (which checks these same versions).
+  for pkg in todomvc@0.1.1 swagger-ui-dist@5.35.0 jsoneditor@10.4.3; do
+    name=${pkg%@*} version=${pkg##*@}
+    if ! grep -qs "\"version\": \"$version\"" "$CANOPY_NODE_DIR/node_modules/$name/package.json"; then
+      echo "canopy: installing $pkg into $CANOPY_NODE_DIR" >&2
+      mkdir -p "$CANOPY_NODE_DIR"
+      npm install --silent --no-audit --no-fund --save-exact --prefix "$CANOPY_NODE_DIR" "$pkg" >&2
+    fi
+  done
 fi

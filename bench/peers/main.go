@@ -9,9 +9,12 @@
 // one markdown table with, per server: the size of tools/list; per page the
 // tokens and bytes of the default snapshot, the whole reply's bytes, the
 // navigate and snapshot times (median of -n runs) and how many of the page's
-// markers (site.PageMarkers) the snapshot shows or leaks; and what clicking
-// the "Remember me" checkbox on /login.html answers, with the follow-up
-// snapshot an agent needs when the answer does not show the change.
+// markers (site.PageMarkers) the snapshot shows or leaks, and the full
+// snapshot's tokens; what a few actions on those pages answer (actionTasks:
+// check, open a modal, type, select, add a list item), with the follow-up
+// snapshot an agent needs when the answer does not show the change; and
+// the observation tokens and calls of a scripted task on each third-party
+// app of internal/thirdparty (appTasks: TodoMVC, Swagger UI, JSONEditor).
 //
 // Install the peers (npm, outside the repository) and build canopy, then run:
 //
@@ -40,15 +43,8 @@ import (
 
 	"github.com/canopy-dev/canopy/internal/chromium"
 	"github.com/canopy-dev/canopy/internal/site"
+	"github.com/canopy-dev/canopy/internal/thirdparty"
 	"github.com/canopy-dev/canopy/tokens"
-)
-
-// The click compared: a checkbox whose new state shows in every
-// accessibility tree.
-const (
-	clickPage = "/login.html"
-	clickRole = "checkbox"
-	clickName = "Remember me"
 )
 
 type options struct {
@@ -130,6 +126,15 @@ func run(ctx context.Context, o options, chosen []peer) ([]*result, error) {
 		return nil, err
 	}
 	defer s.Close()
+	// The third-party apps; without them the app tasks are left out.
+	var apps *thirdparty.Server
+	if mods, err := thirdparty.NodeModules(); err != nil {
+		logf("no app tasks: %v", err)
+	} else if apps, err = thirdparty.Serve(ctx, mods); err != nil {
+		return nil, err
+	} else {
+		defer apps.Close()
+	}
 	tok, err := tokens.New()
 	if err != nil {
 		return nil, err
@@ -146,7 +151,7 @@ func run(ctx context.Context, o options, chosen []peer) ([]*result, error) {
 	var results []*result
 	for _, p := range chosen {
 		logf("%s: starting", p.name)
-		r := runPeer(ctx, o, p, s, tok)
+		r := runPeer(ctx, o, p, s, apps, tok)
 		if r.Err != "" {
 			logf("%s: failed: %s", p.name, r.Err)
 		}
@@ -168,13 +173,19 @@ type result struct {
 	ToolsTokens int     `json:"tools_tokens"`
 	ToolsBytes  int     `json:"tools_bytes"`
 	Pages       []page  `json:"pages"`
-	Click       click   `json:"click"`
+	// Actions are the per-action measures (actionTasks), Tasks the
+	// scripted tasks on the third-party apps (appTasks).
+	Actions []taskResult `json:"actions"`
+	Tasks   []taskResult `json:"tasks"`
 }
 
 type page struct {
 	Path       string   `json:"path"`
 	Err        string   `json:"error,omitempty"`
-	Tokens     int      `json:"tokens"`      // o200k tokens of the snapshot's text content
+	Tokens     int      `json:"tokens"`      // o200k tokens of the default snapshot's text content
+	FullTokens int      `json:"full_tokens"` // of the full snapshot (the default one for a server without a budget)
+	FullFound  int      `json:"full_markers_found"`
+	FullLeaks  int      `json:"full_markers_leaked"`
 	Bytes      int      `json:"bytes"`       // bytes of that text
 	ReplyBytes int      `json:"reply_bytes"` // bytes of the JSON-RPC result as sent
 	NavTokens  int      `json:"navigate_tokens"`
@@ -186,19 +197,7 @@ type page struct {
 	Leaked     []string `json:"leaked,omitempty"`
 }
 
-type click struct {
-	Err          string  `json:"error,omitempty"`
-	Ref          string  `json:"ref"`
-	Tokens       int     `json:"reply_tokens"`
-	ReplyBytes   int     `json:"reply_bytes"`
-	MS           float64 `json:"ms"`
-	Shows        bool    `json:"reply_shows_change"`
-	FollowTokens int     `json:"followup_tokens,omitempty"`
-	FollowMS     float64 `json:"followup_ms,omitempty"`
-	FollowShows  bool    `json:"followup_shows_change,omitempty"`
-}
-
-func runPeer(ctx context.Context, o options, p peer, s *site.Site, tok *tokens.Counter) *result {
+func runPeer(ctx context.Context, o options, p peer, s *site.Site, apps *thirdparty.Server, tok *tokens.Counter) *result {
 	r := &result{Server: p.name}
 	fail := func(err error) *result { r.Err = oneLine(err.Error(), 160); return r }
 
@@ -248,8 +247,13 @@ func runPeer(ctx context.Context, o options, p peer, s *site.Site, tok *tokens.C
 	}
 	nav, _ := p.navigate("")
 	snap, _ := p.snapshot()
-	clk, _ := p.click("", "", "")
-	for _, want := range []string{nav, snap, clk} {
+	want := []string{nav, snap}
+	for _, kind := range []string{"click", "type", "select"} {
+		for _, c := range p.act(step{do: kind, submit: true}, "") {
+			want = append(want, c.name)
+		}
+	}
+	for _, want := range want {
 		if !have[want] {
 			return fail(fmt.Errorf("no tool %q in tools/list (%d tools)", want, n))
 		}
@@ -268,8 +272,16 @@ func runPeer(ctx context.Context, o options, p peer, s *site.Site, tok *tokens.C
 		logf("%s: %s", p.name, path)
 		r.Pages = append(r.Pages, measurePage(ctx, o, p, srv, tok, s.URL(path), path, markers[path]))
 	}
-	logf("%s: click", p.name)
-	r.Click = measureClick(ctx, o, p, srv, tok, s.URL(clickPage))
+	for _, t := range actionTasks {
+		logf("%s: %s", p.name, t.name)
+		r.Actions = append(r.Actions, repeatTask(ctx, o, p, srv, tok, s.URL(t.path), t))
+	}
+	if apps != nil {
+		for _, t := range appTasks {
+			logf("%s: %s task", p.name, t.name)
+			r.Tasks = append(r.Tasks, repeatTask(ctx, o, p, srv, tok, apps.URL(t.path), t))
+		}
+	}
 	if srv.dead != nil {
 		r.Err = oneLine(srv.dead.Error(), 160)
 	}
@@ -301,6 +313,28 @@ func measurePage(ctx context.Context, o options, p peer, srv *server, tok *token
 	dump(o, p.name, base+".result.json", string(last.result))
 	pg.Tokens, pg.Bytes, pg.ReplyBytes = tok.Count(last.text), len(last.text), last.raw
 	pg.NavMS, pg.SnapMS = median(navT), median(snapT)
+	full := last.text
+	if p.full != nil {
+		name, args := p.full()
+		fr, err := srv.call(ctx, name, args)
+		if err != nil {
+			pg.Err = "full snapshot: " + err.Error()
+			return pg
+		}
+		full = fr.text
+		dump(o, p.name, base+".full.txt", full)
+	}
+	pg.FullTokens = tok.Count(full)
+	for _, v := range m.Visible {
+		if strings.Contains(full, v) {
+			pg.FullFound++
+		}
+	}
+	for _, h := range m.Hidden {
+		if strings.Contains(full, h) {
+			pg.FullLeaks++
+		}
+	}
 	for _, v := range m.Visible {
 		if strings.Contains(last.text, v) {
 			pg.Found++
@@ -316,55 +350,21 @@ func measurePage(ctx context.Context, o options, p peer, srv *server, tok *token
 	return pg
 }
 
-// measureClick loads the page fresh, takes a snapshot for the ref, clicks,
-// and, when the click's reply does not show the new state, takes the
-// snapshot an agent would need to see it. Repeated -n times.
-func measureClick(ctx context.Context, o options, p peer, srv *server, tok *tokens.Counter, url string) click {
-	var c click
-	var clickT, followT []time.Duration
+// repeatTask runs a task -n times on a freshly loaded page; the tokens and
+// counts are the last run's, the time the median.
+func repeatTask(ctx context.Context, o options, p peer, srv *server, tok *tokens.Counter, url string, t task) taskResult {
+	var r taskResult
+	var times []time.Duration
 	for range o.runs {
-		name, args := p.navigate(url)
-		if _, err := srv.call(ctx, name, args); err != nil {
-			c.Err = err.Error()
-			return c
+		r = runTask(ctx, o, p, srv, tok, url, t)
+		if r.Err != "" {
+			logf("%s: %s: %s", p.name, t.name, r.Err)
+			return r
 		}
-		name, args = p.snapshot()
-		sr, err := srv.call(ctx, name, args)
-		if err != nil {
-			c.Err = err.Error()
-			return c
-		}
-		c.Ref = p.ref(sr.text, clickRole, clickName)
-		if c.Ref == "" && p.name != "canopy" {
-			c.Err = fmt.Sprintf("no ref for %s %q in the snapshot", clickRole, clickName)
-			return c
-		}
-		name, args = p.click(c.Ref, clickRole, clickName)
-		cr, err := srv.call(ctx, name, args)
-		if err != nil {
-			c.Err = err.Error()
-			return c
-		}
-		dump(o, p.name, "click-reply.txt", cr.text)
-		clickT = append(clickT, cr.dur)
-		c.Tokens, c.ReplyBytes = tok.Count(cr.text), cr.raw
-		c.Shows = showsChecked(cr.text, clickName)
-		if c.Shows {
-			continue
-		}
-		name, args = p.snapshot()
-		fr, err := srv.call(ctx, name, args)
-		if err != nil {
-			c.Err = err.Error()
-			return c
-		}
-		dump(o, p.name, "click-followup.txt", fr.text)
-		followT = append(followT, fr.dur)
-		c.FollowTokens = tok.Count(fr.text)
-		c.FollowShows = showsChecked(fr.text, clickName)
+		times = append(times, time.Duration(r.MS*float64(time.Millisecond)))
 	}
-	c.MS, c.FollowMS = median(clickT), median(followT)
-	return c
+	r.MS = median(times)
+	return r
 }
 
 func median(ds []time.Duration) float64 {

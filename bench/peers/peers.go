@@ -32,10 +32,15 @@ type peer struct {
 	command  func(e env) (*exec.Cmd, error)
 	navigate func(url string) (string, map[string]any)
 	snapshot func() (string, map[string]any)
-	click    func(ref, role, name string) (string, map[string]any)
-	// ref finds the ref of the element with this role and name in a
-	// snapshot; "" if it is not there.
-	ref func(snapshot, role, name string) string
+	// full is the snapshot without a budget, nil when the default
+	// snapshot already has none.
+	full func() (string, map[string]any)
+	// act maps a step onto the server's tools: one call, or two when the
+	// server types and presses Enter with separate tools. ref is the ref
+	// from the server's snapshot (for canopy: a selector).
+	act func(s step, ref string) []toolCall
+	// refRe finds a ref on a snapshot line (its first group).
+	refRe *regexp.Regexp
 	// prepare runs once after the server started (may be nil); it returns
 	// arguments to add to every call.
 	prepare func(ctx context.Context, s *server) (map[string]any, error)
@@ -53,14 +58,18 @@ var peers = []peer{
 		},
 		navigate: func(url string) (string, map[string]any) { return "navigate", map[string]any{"url": url} },
 		snapshot: func() (string, map[string]any) { return "snapshot", map[string]any{} },
-		click: func(ref, role, name string) (string, map[string]any) {
-			if ref == "" { // the selector works without a snapshot
-				ref = fmt.Sprintf("role:%s name:%q", role, name)
+		full:     func() (string, map[string]any) { return "snapshot", map[string]any{"full": true} },
+		act: func(s step, ref string) []toolCall {
+			switch s.do {
+			case "type":
+				return []toolCall{{"type", map[string]any{"target": ref, "text": s.text, "clear": true, "submit": s.submit}}}
+			case "select":
+				return []toolCall{{"select", map[string]any{"target": ref, "option": s.text}}}
 			}
-			return "click", map[string]any{"target": ref}
+			return []toolCall{{"click", map[string]any{"target": ref}}}
 		},
 		// checkbox "Remember me" e5 checked
-		ref: refAfter(regexp.MustCompile(`^\s+(e\d+)\b`)),
+		refRe: regexp.MustCompile(`\s(e\d+)\b`),
 	},
 	{
 		name: "playwright",
@@ -72,11 +81,18 @@ var peers = []peer{
 			return "browser_navigate", map[string]any{"url": url}
 		},
 		snapshot: func() (string, map[string]any) { return "browser_snapshot", map[string]any{} },
-		click: func(ref, role, name string) (string, map[string]any) {
-			return "browser_click", map[string]any{"element": name + " " + role, "target": ref}
+		act: func(s step, ref string) []toolCall {
+			el := s.target.String()
+			switch s.do {
+			case "type":
+				return []toolCall{{"browser_type", map[string]any{"element": el, "target": ref, "text": s.text, "submit": s.submit}}}
+			case "select":
+				return []toolCall{{"browser_select_option", map[string]any{"element": el, "target": ref, "values": []string{s.text}}}}
+			}
+			return []toolCall{{"browser_click", map[string]any{"element": el, "target": ref}}}
 		},
 		// - checkbox "Remember me" [ref=e12]
-		ref: refAfter(regexp.MustCompile(`\[ref=([^\]\s]+)\]`)),
+		refRe: regexp.MustCompile(`\[ref=([^\]\s]+)\]`),
 	},
 	{
 		name: "chrome-devtools",
@@ -88,11 +104,21 @@ var peers = []peer{
 			return "navigate_page", map[string]any{"type": "url", "url": url}
 		},
 		snapshot: func() (string, map[string]any) { return "take_snapshot", map[string]any{} },
-		click: func(ref, role, name string) (string, map[string]any) {
-			return "click", map[string]any{"uid": ref}
+		act: func(s step, ref string) []toolCall {
+			switch s.do {
+			case "type":
+				c := []toolCall{{"fill", map[string]any{"uid": ref, "value": s.text}}}
+				if s.submit {
+					c = append(c, toolCall{"press_key", map[string]any{"key": "Enter"}})
+				}
+				return c
+			case "select": // fill chooses an option of a select
+				return []toolCall{{"fill", map[string]any{"uid": ref, "value": s.text}}}
+			}
+			return []toolCall{{"click", map[string]any{"uid": ref}}}
 		},
 		// uid=1_23 checkbox "Remember me"
-		ref: refBefore(regexp.MustCompile(`uid=(\S+)`)),
+		refRe: regexp.MustCompile(`uid=(\S+)`),
 		// Page-scoped tools need a pageId (--page-id-routing is on by
 		// default): take the selected page's from list_pages, as an agent
 		// would.
@@ -134,11 +160,26 @@ var peers = []peer{
 			return "agent_browser_open", map[string]any{"url": url}
 		},
 		snapshot: func() (string, map[string]any) { return "agent_browser_snapshot", map[string]any{} },
-		click: func(ref, role, name string) (string, map[string]any) {
-			return "agent_browser_click", map[string]any{"selector": "@" + ref}
+		// Its default snapshot is interactive elements only.
+		full: func() (string, map[string]any) {
+			return "agent_browser_snapshot", map[string]any{"interactive": false}
+		},
+		act: func(s step, ref string) []toolCall {
+			sel := "@" + ref
+			switch s.do {
+			case "type":
+				c := []toolCall{{"agent_browser_fill", map[string]any{"selector": sel, "text": s.text}}}
+				if s.submit {
+					c = append(c, toolCall{"agent_browser_press", map[string]any{"key": "Enter"}})
+				}
+				return c
+			case "select":
+				return []toolCall{{"agent_browser_select", map[string]any{"selector": sel, "values": []string{s.text}}}}
+			}
+			return []toolCall{{"agent_browser_click", map[string]any{"selector": sel}}}
 		},
 		// - checkbox "Remember me" [ref=e5]
-		ref: refAfter(regexp.MustCompile(`\bref=(e\d+)\b`)),
+		refRe: regexp.MustCompile(`\bref=(e\d+)\b`),
 		cleanup: func(e env) {
 			// The daemon outlives the MCP server; end the one this run
 			// started, found by its pid file.
@@ -156,6 +197,12 @@ var peers = []peer{
 	},
 }
 
+// toolCall is one tool call: the tool's name and arguments.
+type toolCall struct {
+	name string
+	args map[string]any
+}
+
 // cmdIn builds a command that runs in e.work with the caller's environment.
 func cmdIn(e env, bin string, args ...string) (*exec.Cmd, error) {
 	if _, err := os.Stat(bin); err != nil {
@@ -165,66 +212,4 @@ func cmdIn(e env, bin string, args ...string) (*exec.Cmd, error) {
 	cmd.Dir = e.work
 	cmd.Env = append(os.Environ(), "CI=1")
 	return cmd, nil
-}
-
-// elementLine returns the first line of a snapshot that shows an element
-// with this role and quoted name, and where on the line the name ends.
-func elementLine(snapshot, role, name string) (string, int, int) {
-	quoted := `"` + name + `"`
-	for line := range strings.SplitSeq(snapshot, "\n") {
-		i := strings.Index(line, quoted)
-		if i < 0 {
-			continue
-		}
-		if r := regexp.MustCompile(`\b` + regexp.QuoteMeta(role) + `\b`); r.MatchString(line[:i]) {
-			return line, i, i + len(quoted)
-		}
-	}
-	return "", -1, -1
-}
-
-// refAfter finds the ref after the element's name on its line.
-func refAfter(re *regexp.Regexp) func(snapshot, role, name string) string {
-	return func(snapshot, role, name string) string {
-		line, _, end := elementLine(snapshot, role, name)
-		if line == "" {
-			return ""
-		}
-		if m := re.FindStringSubmatch(line[end:]); m != nil {
-			return m[1]
-		}
-		if m := re.FindStringSubmatch(line); m != nil {
-			return m[1]
-		}
-		return ""
-	}
-}
-
-// refBefore finds the ref anywhere on the element's line (chrome-devtools
-// puts it first).
-func refBefore(re *regexp.Regexp) func(snapshot, role, name string) string {
-	return func(snapshot, role, name string) string {
-		line, _, _ := elementLine(snapshot, role, name)
-		if m := re.FindStringSubmatch(line); m != nil {
-			return m[1]
-		}
-		return ""
-	}
-}
-
-// showsChecked reports whether text shows the element with this name as
-// checked: a line naming it says "checked" and not only as "not checked",
-// "unchecked" or "checked=false".
-func showsChecked(text, name string) bool {
-	neg := regexp.MustCompile(`(?i)not checked|unchecked|checked[=:]\s*"?false"?`)
-	pos := regexp.MustCompile(`(?i)\bchecked\b`)
-	for line := range strings.SplitSeq(text, "\n") {
-		if !strings.Contains(line, name) {
-			continue
-		}
-		if pos.MatchString(neg.ReplaceAllString(line, "")) {
-			return true
-		}
-	}
-	return false
 }

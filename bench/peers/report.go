@@ -79,6 +79,17 @@ func printTable(w io.Writer, o options, rs []*result) {
 			complete := ok && p.Found == p.Total && len(p.Leaked) == 0
 			return float64(p.Tokens), complete || r == canopy && ok
 		}, tokenTarget))
+		add(name+" full snapshot tok (markers)", cellOr(func(p page) string {
+			s := fmt.Sprintf("%s (%d/%d)", commas(p.FullTokens), p.FullFound, p.Total)
+			if p.FullLeaks > 0 {
+				s += fmt.Sprintf(" %d leaked", p.FullLeaks)
+			}
+			return s
+		}), ratio(canopy, peersOK, func(r *result) (float64, bool) {
+			p, ok := pg(r)
+			complete := ok && p.FullFound == p.Total && p.FullLeaks == 0
+			return float64(p.FullTokens), complete || r == canopy && ok
+		}, tokenTarget))
 		add(name+" snapshot ms (navigate ms)", cellOr(func(p page) string {
 			return fmt.Sprintf("%s (%s)", num(p.SnapMS), num(p.NavMS))
 		}), ratio(canopy, peersOK, func(r *result) (float64, bool) {
@@ -102,40 +113,45 @@ func printTable(w io.Writer, o options, rs []*result) {
 		}), "")
 	}
 
-	clickOK := func(r *result) bool { return r.Click.Err == "" && r.Click.MS > 0 }
-	clickCell := func(f func(c click) string) func(r *result) string {
-		return func(r *result) string {
-			if r.Click.Err != "" {
-				return "error: " + escape(oneLine(r.Click.Err, 80))
+	add("actions: reply tok, shows change? (+ follow-up snapshot tok)", func(r *result) string { return "" }, "")
+	for i, t := range actionTasks {
+		add(t.name+" ("+t.path+")", taskCell(i, func(r *result) []taskResult { return r.Actions }, func(x taskResult) string {
+			s := fmt.Sprintf("%s, %s", commas(x.Reply), yesNo(x.Shown == 1))
+			if x.Followups > 0 {
+				s += fmt.Sprintf(" (+ %s", commas(x.Follow))
+				if len(x.Missed) > 0 {
+					s += ", change not shown"
+				}
+				s += ")"
 			}
-			if !clickOK(r) {
-				return "—"
+			return s
+		}), ratio(canopy, peersOK, func(r *result) (float64, bool) {
+			if i >= len(r.Actions) || r.Actions[i].Err != "" || len(r.Actions[i].Missed) > 0 {
+				return 0, false
 			}
-			return f(r.Click)
-		}
+			return float64(r.Actions[i].Reply + r.Actions[i].Follow), true
+		}, 0))
 	}
-	add("click reply tok, shows change?", clickCell(func(c click) string {
-		return fmt.Sprintf("%s, %s", commas(c.Tokens), yesNo(c.Shows))
-	}), "")
-	add("click ms", clickCell(func(c click) string { return num(c.MS) }), "")
-	add("follow-up snapshot tok, ms", clickCell(func(c click) string {
-		if c.Shows {
-			return "not needed"
+	if len(rs) > 0 && len(rs[0].Tasks) > 0 {
+		add("app tasks: observation tok (calls); replies showing the change", func(r *result) string { return "" }, "")
+	}
+	for i, t := range appTasks {
+		if len(rs) == 0 || i >= len(rs[0].Tasks) {
+			break
 		}
-		s := fmt.Sprintf("%s, %s", commas(c.FollowTokens), num(c.FollowMS))
-		if !c.FollowShows {
-			s += " (change not shown)"
-		}
-		return s
-	}), "")
-	total := func(c click) (int, float64) { return c.Tokens + c.FollowTokens, c.MS + c.FollowMS }
-	add("click total: tok, ms", clickCell(func(c click) string {
-		t, m := total(c)
-		return fmt.Sprintf("%s, %s", commas(t), num(m))
-	}), ratio(canopy, peersOK, func(r *result) (float64, bool) {
-		t, _ := total(r.Click)
-		return float64(t), clickOK(r) && (r.Click.Shows || r.Click.FollowShows)
-	}, 0))
+		add(fmt.Sprintf("%s (%d steps)", t.name, len(t.steps)), taskCell(i, func(r *result) []taskResult { return r.Tasks }, func(x taskResult) string {
+			s := fmt.Sprintf("%s (%d); %d/%d", commas(x.Tokens), x.Calls, x.Shown, x.Steps)
+			if len(x.Missed) > 0 {
+				s += " (not shown even after a snapshot: step " + strings.Join(x.Missed, ", ") + ")"
+			}
+			return s
+		}), ratio(canopy, peersOK, func(r *result) (float64, bool) {
+			if i >= len(r.Tasks) || r.Tasks[i].Err != "" || len(r.Tasks[i].Missed) > 0 {
+				return 0, false
+			}
+			return float64(r.Tasks[i].Tokens), true
+		}, 0))
+	}
 
 	for _, row := range rows {
 		if row == nil {
@@ -148,7 +164,24 @@ func printTable(w io.Writer, o options, rs []*result) {
 	}
 	fmt.Fprintf(w, "\nmedians of %d runs; tok = o200k tokens of the text content; reply B = the JSON-RPC result as sent. "+
 		"Ratios: tokens against the best peer whose snapshot has every marker and leaks none (target ≤ %.1f), "+
-		"snapshot ms against the fastest peer (target ≤ %.1f).\n", o.runs, tokenTarget, speedTarget)
+		"snapshot ms against the fastest peer (target ≤ %.1f); full snapshots: playwright and chrome-devtools have no budget "+
+		"(full = default), agent-browser's full is interactive=false; actions and tasks against the smallest total of a peer "+
+		"that saw every change.\n", o.runs, tokenTarget, speedTarget)
+}
+
+// taskCell is a cell for the i-th task of a server's list: its value, or
+// the step that failed and why.
+func taskCell(i int, list func(r *result) []taskResult, f func(t taskResult) string) func(r *result) string {
+	return func(r *result) string {
+		l := list(r)
+		if i >= len(l) {
+			return "—"
+		}
+		if l[i].Err != "" {
+			return "failed: " + escape(oneLine(l[i].Err, 90))
+		}
+		return f(l[i])
+	}
 }
 
 // split returns canopy's result (nil if not run or failed) and the peers
