@@ -78,7 +78,7 @@ type formatter struct {
 	limit    int           // when > 0, stop printing once this many tokens are spent
 	spent    int           // tokens printed so far, when limit > 0
 	cut      int           // lines not printed because of limit
-	cuts     cutSet        // nodes cut by elision, depth or limit, for the page map
+	shown    shownSet      // nodes printed, for the page map
 	maxRun   int           // longest run anywhere, an upper bound for cap
 	maxDepth int           // levels below the root
 }
@@ -223,19 +223,16 @@ func forRuns(kids []*Node, cap int, fn func(n *Node, hidden int, role string)) {
 func (f *formatter) write(b *strings.Builder, parent *Node, depth int) {
 	forRuns(parent.Children, f.cap, func(n *Node, hidden int, role string) {
 		if n == nil {
-			f.cuts.add(parent)
 			f.emit(b, depth, "… "+strconv.Itoa(hidden)+" more "+pluralRole(role, hidden)+" ("+seeMore(parent)+")")
 			return
 		}
 		if f.deep(depth) && len(n.Children) > 0 {
-			f.cuts.add(n)
 			f.emit(b, depth, f.cutLine(n))
+			f.shown.add(n, f.cut) // pagemap.go
 			return
 		}
 		f.emit(b, depth, f.line(n))
-		if f.cut > 0 {
-			f.cuts.add(n) // past the budget: not printed
-		}
+		f.shown.add(n, f.cut)
 		f.write(b, n, depth+1)
 	})
 }

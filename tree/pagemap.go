@@ -48,11 +48,13 @@ type PageMeta struct {
 }
 
 // Page map limits: how long a quoted string may be, how many facts follow
-// the name, how many regions are summarised.
+// the name and how many tokens the line may take with them, how many
+// regions are summarised.
 const (
-	metaName   = 60
-	metaString = 40
+	metaName   = 48
+	metaString = 30
 	metaFacts  = 3
+	metaTokens = 40 // estimated (about 30 real); facts past it are left out
 	maxRegions = 4
 )
 
@@ -72,6 +74,9 @@ func (m *PageMeta) Line() string {
 		b.WriteString(quote(m.Name, metaName))
 	}
 	for _, f := range m.facts() {
+		if EstimateTokens(b.String()+" · "+f) > metaTokens {
+			break
+		}
 		b.WriteString(" · ")
 		b.WriteString(f)
 	}
@@ -157,38 +162,33 @@ func pageMap(meta *PageMeta, regions []*Node) []string {
 var regionRoles = set("table", "grid", "treegrid", "form", "list", "listbox", "tree",
 	"navigation", "menu", "menubar", "tablist", "feed")
 
-// cutRegions returns the regions to summarise for the nodes the formatter
-// cut (elided runs' parents, depth-cut nodes, lines past the budget): for
-// each, its outermost region-role ancestor (itself included) that has a
-// ref. At most maxRegions, the largest, in document order.
-func cutRegions(root *Node, cut cutSet) []*Node {
-	if len(cut) == 0 {
-		return nil
-	}
+// cutRegions returns the regions to summarise: the outermost nodes with a
+// region role and a ref that the plan did not print whole (an elided run,
+// a level cut for depth, lines past the budget, or the region itself left
+// out). At most maxRegions, the largest, in document order.
+func cutRegions(root *Node, shown shownSet) []*Node {
 	type found struct {
 		n     *Node
 		order int
 		size  int
 	}
 	var regions []found
-	var walk func(n *Node, region *Node)
-	order := 0
-	seen := map[*Node]bool{}
-	walk = func(n *Node, region *Node) {
-		order++
-		if region == nil && n.Ref != "" && regionRoles[n.Role] {
-			region = n
-		}
-		if cut[n] && region != nil && !seen[region] {
-			seen[region] = true
-			regions = append(regions, found{region, order, Count(region)})
-		}
-		for _, c := range n.Children {
-			walk(c, region)
-		}
-	}
 	for _, c := range root.Children {
-		walk(c, nil)
+		Walk(c, func(n *Node) bool {
+			if n.Ref == "" || !regionRoles[n.Role] {
+				return true
+			}
+			size, whole := 0, true
+			Walk(n, func(x *Node) bool {
+				size++
+				whole = whole && shown[x]
+				return true
+			})
+			if !whole {
+				regions = append(regions, found{n, len(regions), size})
+			}
+			return false // the outermost region speaks for those inside
+		})
 	}
 	if len(regions) > maxRegions {
 		slices.SortStableFunc(regions, func(a, b found) int { return cmp.Compare(b.size, a.size) })
@@ -375,11 +375,11 @@ func (f *formatter) writeMapped(b *strings.Builder, s *Snapshot, avail int) {
 	for try := 0; ; try++ {
 		reserve := linesCost(lines)
 		f.limit, f.spent, f.cut = 0, 0, 0
-		f.cuts = cutSet{}
+		f.shown = shownSet{}
 		f.plan(s.Root.Children, avail-reserve)
 		body.Reset()
 		f.write(&body, s.Root, 0)
-		next := pageMap(s.Header.Page, cutRegions(s.Root, f.cuts))
+		next := pageMap(s.Header.Page, cutRegions(s.Root, f.shown))
 		if linesCost(next) <= reserve || try == 2 {
 			for linesCost(next) > reserve && len(next) > 0 {
 				next = next[:len(next)-1]
@@ -389,19 +389,19 @@ func (f *formatter) writeMapped(b *strings.Builder, s *Snapshot, avail int) {
 		}
 		lines = next
 	}
-	f.cuts = nil
+	f.shown = nil
 	writeLines(b, lines)
 	b.WriteString(body.String())
 }
 
-// cutSet holds the nodes a plan cut: parents of elided runs, nodes cut
-// for depth, lines past the budget.
-type cutSet map[*Node]bool
+// shownSet holds the nodes a plan printed, a line each.
+type shownSet map[*Node]bool
 
-// add records a node the plan cut; only while a page map is made.
-func (c cutSet) add(n *Node) {
-	if c != nil {
-		c[n] = true
+// add records n as printed unless the budget cut its line (cut > 0);
+// only while a page map is made.
+func (s shownSet) add(n *Node, cut int) {
+	if s != nil && cut == 0 {
+		s[n] = true
 	}
 }
 
