@@ -2,6 +2,8 @@ package browser
 
 import (
 	"testing"
+
+	"github.com/canopy-dev/canopy/tree"
 )
 
 // TestParseMeta checks the metadata line made from JSON-LD and OpenGraph
@@ -73,4 +75,49 @@ func TestParseMetaLineCost(t *testing.T) {
 		t.Errorf("the line costs %d tokens, want at most 32: %s", n, line)
 	}
 	t.Logf("%d tokens: %s", counter.Count(line), line)
+}
+
+// TestPageMapGolden loads pages with metadata in real Chromium: the page
+// line sits under the header of their snapshot, in the model too.
+func TestPageMapGolden(t *testing.T) {
+	for _, c := range []struct{ page, line string }{
+		// JSON-LD in a @graph wins over OpenGraph (95.00), and the page's
+		// script cannot fake it.
+		{"product", `page: Product "Trail shoe" · offer 89.00 EUR, in stock · rating 4.6 (212)`},
+		// OpenGraph only; the malformed JSON-LD is skipped.
+		{"article", `page: article "How trees grow" · by "Ada Lovelace" · 2026-11-02`},
+	} {
+		t.Run(c.page, func(t *testing.T) {
+			b := newBrowser(t)
+			snap, _ := load(t, b, "/"+c.page+".html")
+			if got := snap.Header.Page.Line(); got != c.line {
+				t.Errorf("page line\ngot  %s\nwant %s", got, c.line)
+			}
+			text := tree.Format(snap, tree.Options{})
+			if ls := lines(text); len(ls) < 2 || ls[1] != c.line {
+				t.Errorf("the page line is not under the header:\n%s", text)
+			}
+			t.Logf("the page line costs %d o200k tokens", counter.Count(c.line+"\n"))
+			golden(t, "pagemap-"+c.page, stable(text))
+		})
+	}
+}
+
+// TestPageMapTable: the 1,000-row table's default snapshot says what the
+// elided table holds, and a page without metadata has no page line.
+func TestPageMapTable(t *testing.T) {
+	b := newBrowser(t)
+	snap, _ := load(t, b, "/table.html")
+	if snap.Header.Page != nil {
+		t.Errorf("a page without metadata has none: %+v", snap.Header.Page)
+	}
+	text := tree.Format(snap, tree.Options{})
+	const want = `table "Users" e1: 5 columns, 1,000 rows`
+	if ls := lines(text); len(ls) < 2 || ls[1] != want {
+		t.Fatalf("want %q under the header:\n%s", want, text)
+	}
+	t.Logf("the table's summary costs %d o200k tokens; the snapshot %d", counter.Count(want+"\n"), counter.Count(text))
+	if n := counter.Count(text); n > tree.DefaultBudget {
+		t.Errorf("the snapshot costs %d tokens, over the budget", n)
+	}
 }
