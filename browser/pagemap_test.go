@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/canopy-dev/canopy/tree"
@@ -119,5 +120,37 @@ func TestPageMapTable(t *testing.T) {
 	t.Logf("the table's summary costs %d o200k tokens; the snapshot %d", counter.Count(want+"\n"), counter.Count(text))
 	if n := counter.Count(text); n > tree.DefaultBudget {
 		t.Errorf("the snapshot costs %d tokens, over the budget", n)
+	}
+}
+
+// TestPageMapReplies: the page line is in the reply to a navigation (the
+// new page's snapshot) and in snapshot calls, never in a diff nor in a
+// snapshot scoped to a part of the page.
+func TestPageMapReplies(t *testing.T) {
+	_, s := newSession(t, "/login.html")
+	const line = `page: Product "Trail shoe" · offer 89.00 EUR, in stock · rating 4.6 (212)`
+	r := run(t, s, `navigate "`+testSite.URL("/product.html")+`"`)
+	if !r.Replaced {
+		t.Fatalf("navigating did not replace the document: %q", r.Text)
+	}
+	goldenAct(t, "pagemap-navigate", r.Text)
+	if ls := lines(r.Text); len(ls) < 3 || ls[2] != line {
+		t.Errorf("the navigation's reply has no page line under the header:\n%s", r.Text)
+	}
+	r = run(t, s, `click role:button name:"Add to cart"`)
+	if strings.Contains(r.Text, "page:") {
+		t.Errorf("a diff has the page line:\n%s", r.Text)
+	}
+	r = run(t, s, `snapshot`)
+	if ls := lines(r.Text); len(ls) < 2 || ls[1] != line {
+		t.Errorf("the snapshot has no page line under the header:\n%s", r.Text)
+	}
+	r = run(t, s, `snapshot role:main`)
+	if strings.Contains(r.Text, "page:") {
+		t.Errorf("a scoped snapshot has the page line:\n%s", r.Text)
+	}
+	r = run(t, s, `navigate "`+testSite.URL("/login.html")+`"`)
+	if strings.Contains(r.Text, "page:") {
+		t.Errorf("the login page has no metadata, but a page line:\n%s", r.Text)
 	}
 }
