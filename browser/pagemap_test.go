@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -152,5 +153,20 @@ func TestPageMapReplies(t *testing.T) {
 	r = run(t, s, `navigate "`+testSite.URL("/login.html")+`"`)
 	if strings.Contains(r.Text, "page:") {
 		t.Errorf("the login page has no metadata, but a page line:\n%s", r.Text)
+	}
+}
+
+// TestPageMapHuge: a large page read on demand has most of its list
+// unread; the summary counts the items the read knows of, read or not.
+func TestPageMapHuge(t *testing.T) {
+	b := newBrowser(t)
+	snap, _ := load(t, b, "/huge.html")
+	text := tree.Format(snap, tree.Options{})
+	want := fmt.Sprintf(": %s items", "20,000")
+	if ls := lines(text); len(ls) < 2 || !strings.HasPrefix(ls[1], "list e") || !strings.HasSuffix(ls[1], want) {
+		t.Errorf("want the list's summary under the header:\n%s", text)
+	}
+	if n := counter.Count(text); n > tree.DefaultBudget {
+		t.Errorf("the snapshot costs %d tokens, over the budget", n)
 	}
 }

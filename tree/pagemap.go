@@ -165,7 +165,7 @@ var regionRoles = set("table", "grid", "treegrid", "form", "list", "listbox", "t
 // cutRegions returns the regions to summarise: the outermost nodes with a
 // region role and a ref that the plan did not print whole (an elided run,
 // a level cut for depth, lines past the budget, or the region itself left
-// out). At most maxRegions, the largest, in document order.
+// out), or that hold children the source did not read. At most maxRegions, the largest, in document order.
 func cutRegions(root *Node, shown shownSet) []*Node {
 	type found struct {
 		n     *Node
@@ -181,7 +181,7 @@ func cutRegions(root *Node, shown shownSet) []*Node {
 			size, whole := 0, true
 			Walk(n, func(x *Node) bool {
 				size++
-				whole = whole && shown[x]
+				whole = whole && shown[x] && x.Role != RoleUnread
 				return true
 			})
 			if !whole {
@@ -245,10 +245,12 @@ func RegionSummary(n *Node) string {
 			return ""
 		}
 		items := 0
-		for _, c := range n.Children {
+		for i, c := range n.Children {
 			switch {
+			case c.Role == RoleUnread && i == len(n.Children)-1:
+				items += c.Unread // the region's own children not read
 			case c.Role == RoleUnread:
-				items += c.Unread
+				items++ // an item whose content was not read, in its place
 			case itemRoles[c.Role]:
 				items++
 			}

@@ -35,7 +35,13 @@ func TestRegionSummary(t *testing.T) {
 		list.Children = append(list.Children, el("listitem", "", txt(fmt.Sprint("Item ", i)), txt("note")))
 	}
 	list.Children = append(list.Children, &tree.Node{Role: tree.RoleUnread, Unread: 19940})
-	root := keyed("doc", el(tree.RoleDocument, "", table, form, nav, list))
+	// Items read, but not what they hold: a placeholder in each one's place.
+	shallow := keyed("shallow", el("list", ""))
+	for range 60 {
+		shallow.Children = append(shallow.Children, &tree.Node{Role: tree.RoleUnread, Unread: 8})
+	}
+	shallow.Children = append(shallow.Children, &tree.Node{Role: tree.RoleUnread, Unread: 140})
+	root := keyed("doc", el(tree.RoleDocument, "", table, form, nav, list, shallow))
 	tree.Clean(root)
 	tree.NewRefs().Assign(root)
 
@@ -47,6 +53,7 @@ func TestRegionSummary(t *testing.T) {
 		{form, `form "Login" ` + form.Ref + `: 3 fields, 1 button`},
 		{nav, `navigation "Main" ` + nav.Ref + `: 42 links`},
 		{list, `list ` + list.Ref + `: 20,000 items`},
+		{shallow, `list ` + shallow.Ref + `: 200 items`},
 		{el("heading", "Not a region"), ``},
 		{el("form", "Empty"), ``},
 	} {
