@@ -72,8 +72,7 @@ type metaCache struct {
 const maxCachedMeta = 16
 
 // pageMeta returns what the main frame's document says it is, or nil. doc
-// is the document's key; a read that fails is logged and gives nil (and is
-// not tried again for the document).
+// is the document's key; a read that fails is logged and gives nil.
 func (b *Browser) pageMeta(ctx context.Context, main *frameInfo, doc string) *tree.PageMeta {
 	if doc == "" || main.failed != "" {
 		return nil
@@ -86,7 +85,9 @@ func (b *Browser) pageMeta(ctx context.Context, main *frameInfo, doc string) *tr
 	if !ok {
 		raw, err := readMeta(ctx, main.session, main.id)
 		if err != nil {
+			// Not remembered: a page busy now may answer next time.
 			b.log.Debug("page metadata", "url", main.url, "err", err)
+			return nil
 		}
 		m = parseMeta(raw)
 		c.mu.Lock()

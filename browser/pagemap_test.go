@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
 
 	"github.com/canopy-dev/canopy/tree"
 )
@@ -100,6 +104,12 @@ func TestPageMapGolden(t *testing.T) {
 				t.Errorf("the page line is not under the header:\n%s", text)
 			}
 			t.Logf("the page line costs %d o200k tokens", counter.Count(c.line+"\n"))
+			start := time.Now()
+			c0 := chromedp.FromContext(b.tabCtx())
+			if _, err := readMeta(t.Context(), c0.Target, cdp.FrameID(c0.Target.TargetID)); err != nil {
+				t.Errorf("read the metadata: %v", err)
+			}
+			t.Logf("reading the metadata took %v", time.Since(start))
 			golden(t, "pagemap-"+c.page, stable(text))
 		})
 	}
