@@ -141,6 +141,8 @@ type Browser struct {
 	noDisplay      bool     // a launched browser with no display: external links open no app
 	profileDir     string   // a launched browser's profile, removed by Close
 	downloadNames  sync.Map // download GUID → suggested file name
+
+	metas metaCache // each document's metadata (pagemap.go)
 }
 
 // New launches a browser, or attaches to one when opt.CDP is set, and opens

@@ -77,6 +77,7 @@ func (b *Browser) Snapshot(ctx context.Context, opt SnapshotOptions) (*tree.Snap
 		return nil, st, fmt.Errorf("read the page's accessibility tree: %w", fetched.errs[frames[0].id])
 	}
 	snap := b.assemble(frames, fetched, &st)
+	snap.Header.Page = b.pageMeta(ctx, frames[0], snap.Root.Key) // pagemap.go
 	b.mu.Lock()
 	b.last = snap.Root
 	b.mu.Unlock()

@@ -75,6 +75,7 @@ func (s *Session) model(ctx context.Context, a action.Action) (*tree.Snapshot, e
 // Scoped narrows a snapshot to the subtree of n; n is the first line.
 func Scoped(s *tree.Snapshot, n *tree.Node) *tree.Snapshot {
 	h := s.Header
+	h.Page = nil // the page line is the whole page's, not a part's
 	if n.Ref != "" {
 		h.Notes = append(append([]string{}, h.Notes...), "scope "+n.Ref)
 	}

@@ -95,6 +95,7 @@ func (r *redactor) tree(snap *tree.Snapshot) {
 	for i, n := range h.Notes {
 		h.Notes[i] = r.text(n)
 	}
+	h.Page.Strings(r.text)
 	tree.Walk(snap.Root, func(n *tree.Node) bool {
 		n.Name, n.Value = r.text(n.Name), r.text(n.Value)
 		if name, ok := r.masks[n.Ref]; ok && n.Value != "" {

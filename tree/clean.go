@@ -32,6 +32,7 @@ func cleanChildren(parent *Node, kids []*Node) []*Node {
 			// Text keeps its own spaces until runs of it are merged.
 			c.Name = CollapseSpace(c.Name)
 		}
+		noteRow(c) // pagemap.go
 		nameRow(c)
 		c.Children = cleanChildren(c, c.Children)
 		nameClickable(c)

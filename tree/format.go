@@ -43,6 +43,9 @@ func Format(s *Snapshot, opt Options) string {
 	var b strings.Builder
 	b.WriteString(s.Header.Line())
 	b.WriteByte('\n')
+	if s.Root == nil || f.full {
+		writeLines(&b, pageMap(s.Header.Page, nil)) // pagemap.go
+	}
 	if s.Root == nil {
 		return b.String()
 	}
@@ -52,8 +55,8 @@ func Format(s *Snapshot, opt Options) string {
 		return b.String()
 	}
 	f.measure(s.Root)
-	f.plan(s.Root.Children, f.budget-EstimateTokens(b.String()))
-	f.write(&b, s.Root, 0)
+	// Plans, then writes the page map and the tree (pagemap.go).
+	f.writeMapped(&b, s, f.budget-EstimateTokens(b.String()))
 	if f.cut > 0 {
 		b.WriteString("… ")
 		b.WriteString(strconv.Itoa(f.cut))
@@ -75,6 +78,7 @@ type formatter struct {
 	limit    int           // when > 0, stop printing once this many tokens are spent
 	spent    int           // tokens printed so far, when limit > 0
 	cut      int           // lines not printed because of limit
+	shown    shownSet      // nodes printed, for the page map
 	maxRun   int           // longest run anywhere, an upper bound for cap
 	maxDepth int           // levels below the root
 }
@@ -224,9 +228,11 @@ func (f *formatter) write(b *strings.Builder, parent *Node, depth int) {
 		}
 		if f.deep(depth) && len(n.Children) > 0 {
 			f.emit(b, depth, f.cutLine(n))
+			f.shown.add(n, f.cut) // pagemap.go
 			return
 		}
 		f.emit(b, depth, f.line(n))
+		f.shown.add(n, f.cut)
 		f.write(b, n, depth+1)
 	})
 }

@@ -54,6 +54,11 @@ type Node struct {
 	// here only so that every copy the page made of it can be redacted
 	// too. It is never printed or serialized.
 	Secret *Secret `json:"-"`
+
+	// cells and headRow, on a table row, are how many cells it had before
+	// cleaning and whether all were column headers (pagemap.go).
+	cells   int
+	headRow bool
 }
 
 // Secret is a credential a field holds: its name and value.
@@ -75,6 +80,9 @@ type Header struct {
 	Title string   `json:"title"`
 	URL   string   `json:"url,omitempty"`
 	Notes []string `json:"notes,omitempty"` // e.g. "still loading after 10s"
+	// Page is what the page's metadata says it is (schema.org, OpenGraph);
+	// Format prints it below the header. Nil when it says nothing.
+	Page *PageMeta `json:"page,omitempty"`
 }
 
 // Line renders the header as text. The URL is shown without its scheme to

@@ -114,6 +114,15 @@ func PageMarkers() map[string]Markers {
 			// "Archive".
 			Hidden: []string{"MARKER-DETAILS", "Old reports"},
 		},
+		"/product.html": {
+			Visible: []string{"Trail shoe", "MARKER-PRODUCT", "Add to cart"},
+			// The JSON-LD and OpenGraph tags are metadata, not content.
+			Hidden: []string{"schema.org", "faked by the page", "95.00"},
+		},
+		"/article.html": {
+			Visible: []string{"How trees grow", "MARKER-ARTICLE", "By Ada Lovelace"},
+			Hidden:  []string{"Broken", "Canopy journal"},
+		},
 		"/table.html": {
 			Visible: []string{"Users", "User 0001", "user0001@example.test", "User 1000"},
 		},
