@@ -111,6 +111,12 @@ func PageMarkers() map[string]Markers {
 			// "Archive".
 			Hidden: []string{"MARKER-DETAILS", "Old reports"},
 		},
+		"/inbox.html": {
+			Visible: []string{"Helena", "Turpis gravida", "quarterly", "Storage", "ada", "MARKER-INLINE", "travel", "help pages"},
+		},
+		"/list.html": {
+			Visible: []string{"Shopping list", "New item", "Add item", "Bread", "Apples"},
+		},
 		"/table.html": {
 			Visible: []string{"Users", "User 0001", "user0001@example.test", "User 1000"},
 		},
