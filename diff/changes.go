@@ -84,9 +84,6 @@ func (d *differ) result() Diff {
 	diff.Outcomes, diff.after = append(append(closed, opened...), focus...), d.a.node(0)
 	if focused >= 0 {
 		diff.focused = a.nodes[focused].node
-		for p := a.nodes[focused].anchor; p >= 0; p = a.nodes[p].anchor {
-			diff.focusPath = append(diff.focusPath, a.nodes[p].node.Ref)
-		}
 	}
 	for _, k := range out {
 		diff.Changes = append(diff.Changes, k.c)

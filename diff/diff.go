@@ -100,10 +100,8 @@ type Diff struct {
 	// Changes are in document order of the after tree, removed nodes at
 	// their place in the before tree.
 	Changes []Change
-	// focused is the node the focus outcome names, if there is one, and
-	// focusPath the refs of its ancestors.
-	focused   *tree.Node
-	focusPath []string
+	// focused is the node the focus outcome names, if there is one.
+	focused *tree.Node
 	// after is the after tree's root.
 	after *tree.Node
 	// blocks are the dialogs that opened, each printed once under its
@@ -121,9 +119,9 @@ type block struct {
 // action targeted (SPEC §2): clicking a field focuses it, which is no news.
 // targets are the nodes the action's steps acted on, as read before them.
 // Focus counts as moved to a target when the focused node is the target
-// (the same ref), sits inside it (a clicked row or label focused its
-// control), or — when the target itself is gone, replaced by a re-render —
-// has its role and name. A move anywhere else stays.
+// (the same ref) or — when the target itself is gone, replaced by a
+// re-render — has its role and name. A move anywhere else stays, into the
+// target too (activating a window says where its focus landed).
 func (d *Diff) DropFocusOn(targets ...*tree.Node) {
 	if d.focused == nil || !slices.ContainsFunc(targets, d.focusedOn) {
 		return
@@ -133,13 +131,12 @@ func (d *Diff) DropFocusOn(targets ...*tree.Node) {
 	d.focused = nil
 }
 
-// focusedOn reports whether the focused node is target, is inside it, or
-// replaced it.
+// focusedOn reports whether the focused node is target or replaced it.
 func (d *Diff) focusedOn(target *tree.Node) bool {
 	if target == nil || target.Ref == "" {
 		return false
 	}
-	if d.focused.Ref == target.Ref || slices.Contains(d.focusPath, target.Ref) {
+	if d.focused.Ref == target.Ref {
 		return true
 	}
 	return target.Role == d.focused.Role && target.Name != "" && target.Name == d.focused.Name &&
