@@ -74,6 +74,15 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 		kids = append(kids, &tree.Node{Role: tree.RoleUnread, Unread: u})
 	}
 	if n.Ignored {
+		if dn := d.domNode(n.BackendDOMNodeID); dn != nil && dn.block {
+			// An ignored block (a layout <div>) still parts its text
+			// from its neighbours'.
+			for _, k := range kids {
+				if k.Role == tree.RoleText {
+					k.Block = true
+				}
+			}
+		}
 		return kids
 	}
 	t := &tree.Node{
@@ -94,6 +103,7 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 			t.Bounds = &b
 		}
 		t.ID = dn.attrs["id"]
+		t.Block = dn.block
 		if dn.tag == "input" && strings.EqualFold(dn.attrs["type"], "password") {
 			t.States |= tree.Protected
 		}

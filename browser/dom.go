@@ -25,13 +25,15 @@ type domNode struct {
 	client    *tree.Rect // client rect (border offsets), for frame owners
 	clickable bool       // has click/mouse listeners, or navigates (anchors)
 	pointer   bool       // cursor:pointer set here, not only inherited
+	block     bool       // laid out as a box of its own (display is not inline)
 	tag       string
 	attrs     map[string]string // only the attributes we use (see wantAttr)
 }
 
-// domSnapshotParams asks for the one computed style we need.
+// domSnapshotParams asks for the computed styles we need, in this order:
+// cursor (click evidence) and display (block boundaries).
 var domSnapshotParams = domsnapshot.CaptureSnapshotParams{
-	ComputedStyles:  []string{"cursor"},
+	ComputedStyles:  []string{"cursor", "display"},
 	IncludeDOMRects: new(true),
 }
 
@@ -110,7 +112,11 @@ func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {
 				n.client = rect(d.Layout.ClientRects[li])
 			}
 			if li < len(d.Layout.Styles) && len(d.Layout.Styles[li]) > 0 {
-				cursor[ni] = str(d.Layout.Styles[li][0])
+				st := d.Layout.Styles[li]
+				cursor[ni] = str(st[0])
+				if len(st) > 1 {
+					n.block = blockDisplay(str(st[1]))
+				}
 			}
 		}
 		// cursor is inherited: only the element that sets it counts.
@@ -128,6 +134,18 @@ func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {
 		}
 	}
 	return f
+}
+
+// blockDisplay reports whether a computed display value lays an element out
+// as a box of its own, which text cannot flow across: block, flex, grid,
+// list-item, table parts, and atomic inline boxes (inline-block…). Plain
+// inline and contents (no box at all) are not.
+func blockDisplay(display string) bool {
+	switch display {
+	case "", "inline", "contents", "none", "ruby", "ruby-text":
+		return false
+	}
+	return true
 }
 
 func rect(r domsnapshot.Rectangle) *tree.Rect {

@@ -48,7 +48,7 @@ func TestMarkers(t *testing.T) {
 // TestGolden compares the text of each page with its golden file. Each page
 // gets a fresh browser so that refs start at e1.
 func TestGolden(t *testing.T) {
-	pages := []string{"login", "frames", "cross", "mixed", "shadow", "dialogs", "aria-dialog", "hidden", "clickable"}
+	pages := []string{"login", "frames", "cross", "mixed", "shadow", "dialogs", "aria-dialog", "hidden", "clickable", "blocks"}
 	for _, p := range pages {
 		t.Run(p, func(t *testing.T) {
 			b := newBrowser(t)
@@ -61,6 +61,26 @@ func TestGolden(t *testing.T) {
 		snap, _ := load(t, b, "/table.html")
 		golden(t, "table-default", stable(tree.Format(snap, tree.Options{})))
 	})
+}
+
+// TestBlockBoundaries: text from sibling block elements (a flex row's cells,
+// stacked <div>s, inline-block tags) never runs together, while inline
+// markup (<b>, <span>, <em>) inside one block still reads as one text.
+func TestBlockBoundaries(t *testing.T) {
+	b := newBrowser(t)
+	snap, _ := load(t, b, "/blocks.html")
+	text := tree.Format(snap, tree.Options{Full: true})
+	for _, line := range []string{`"Helena"`, `"Turpis gravida"`, `"09:12"`, `"Re: quarterly report"`, `"Storage"`,
+		`"3.2 GB of 15 GB used"`, `"Signed in as ada@example.test, MARKER-INLINE."`, `"work"`, `"travel"`} {
+		if !regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(line) + `$`).MatchString(text) {
+			t.Errorf("no line %s:\n%s", line, text)
+		}
+	}
+	for _, glued := range []string{"HelenaTurpis", "gravida09", "StorageG", "3.2 GB of 15 GB usedSigned", "worktravel"} {
+		if strings.Contains(text, glued) {
+			t.Errorf("%q runs together:\n%s", glued, text)
+		}
+	}
 }
 
 // TestCrossSiteFrameIsOwnTarget proves the cross-site frame really runs out

@@ -15,7 +15,7 @@ func TestDo(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	want := []string{`opened dialog "Confirm delete"`, `+ dialog "Confirm delete"`, `closed dialog "Confirm delete"`, `"Deleted Borealis"`}
+	want := []string{"opened dialog \"Confirm delete\" e8\n  \"Delete project Borealis?\"\n  button \"Delete\" e9 focused", `closed dialog "Confirm delete"`, `"Deleted Borealis"`}
 	for _, w := range want {
 		if !strings.Contains(out, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, out)

@@ -203,7 +203,7 @@ func TestFocus(t *testing.T) {
 	}
 	const editor = `app:mousepad >> role:textbox state:focused`
 	r := openApp(t, s, "mousepad", file)
-	if !regexp.MustCompile(`(?m)^\+ +textbox e[0-9]+ focused multiline`).MatchString(r.Text) {
+	if !regexp.MustCompile(`(?m)^[+ ]+textbox e[0-9]+ focused multiline`).MatchString(r.Text) {
 		t.Errorf("open_app reply does not show mousepad's text area focused:\n%s", r.Text)
 	}
 	run(t, s, action.Action{Kind: action.Press, Target: editor, Keys: "ctrl+End"})

@@ -21,6 +21,7 @@ type keyed struct {
 func (d *differ) result() Diff {
 	var out []keyed
 	var opened, closed []string
+	var blocks []block
 	a, b := d.a, d.b
 	for i := int32(0); i < int32(len(a.nodes)); i++ {
 		in := &a.nodes[i]
@@ -43,6 +44,9 @@ func (d *differ) result() Diff {
 			if a.nodes[k].match < 0 {
 				if o, ok := a.outcome(k); ok {
 					opened = append(opened, "opened "+o)
+					if a.topmost(k, in.parent) {
+						blocks = append(blocks, block{line: "opened " + o, node: a.nodes[k].node})
+					}
 				}
 			}
 		}
@@ -61,8 +65,9 @@ func (d *differ) result() Diff {
 				}
 			}
 		}
-		// Not reported inside an added subtree: that prints as it is now.
-		if !a.nodes[b.nodes[in.parent].match].added {
+		// Not reported inside an added subtree: that prints as it is now;
+		// nor a closed dialog, which its outcome line says.
+		if !a.nodes[b.nodes[in.parent].match].added && !isDialog(in.node) {
 			c := Change{Op: Removed, Node: in.node, Subject: tree.Line(in.node), In: b.anchorRef(i)}
 			out = append(out, keyed{key: d.removedKey(i), sub: int(i), c: c})
 		}
@@ -76,12 +81,90 @@ func (d *differ) result() Diff {
 	})
 	var diff Diff
 	focus, focused := d.focus()
-	diff.Outcomes, diff.focused = append(append(closed, opened...), focus...), focused
+	diff.Outcomes, diff.after = append(append(closed, opened...), focus...), d.a.node(0)
+	if focused >= 0 {
+		diff.focused = a.nodes[focused].node
+	}
 	for _, k := range out {
 		diff.Changes = append(diff.Changes, k.c)
 	}
 	diff.Changes = dropDerivedNames(diff.Changes)
+	diff.Changes, diff.blocks = underOutcomes(diff.Changes, blocks)
 	return diff
+}
+
+// topmost reports whether added node k is printed at the top of its added
+// block: a child of parent (the matched node the block hangs from), or a
+// child of an application that is (a desktop window that opened with its
+// program).
+func (s *side) topmost(k, parent int32) bool {
+	p := s.nodes[k].parent
+	return p == parent || s.nodes[p].parent == parent && s.nodes[p].node.Role == "application"
+}
+
+// underOutcomes takes the dialogs that opened out of the added blocks: each
+// is printed once, under its outcome line (SPEC §2). An added application
+// left holding nothing else goes too: the outcome line names it.
+func underOutcomes(cs []Change, blocks []block) ([]Change, []block) {
+	if len(blocks) == 0 {
+		return cs, nil
+	}
+	shown := map[*tree.Node]bool{}
+	for _, b := range blocks {
+		shown[b.node] = true
+	}
+	out := cs[:0]
+	for _, c := range cs {
+		if c.Op != Added {
+			out = append(out, c)
+			continue
+		}
+		kept := c.Added[:0:0]
+		for _, n := range c.Added {
+			if shown[n] || n.Role == "application" && len(n.Children) > 0 && allShown(n.Children, shown) {
+				continue
+			}
+			kept = append(kept, n)
+		}
+		if len(kept) == 0 {
+			continue
+		}
+		if kept[0] != c.Node {
+			c.Node, c.Subject = kept[0], tree.Line(kept[0])
+		}
+		c.Added = kept
+		out = append(out, c)
+	}
+	return out, blocks
+}
+
+func allShown(ns []*tree.Node, shown map[*tree.Node]bool) bool {
+	for _, n := range ns {
+		if !shown[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// inCollapsedSelect reports whether node ai of the after tree is an option
+// of a collapsed combobox: its line counts the options instead of listing
+// them, and its value says which one is chosen, so a change of selection
+// is no news of its own.
+func (d *differ) inCollapsedSelect(ai int32) bool {
+	if d.a.nodes[ai].node.Role != "option" {
+		return false
+	}
+	for p := d.a.nodes[ai].parent; p >= 0; p = d.a.nodes[p].parent {
+		switch n := d.a.nodes[p].node; n.Role {
+		case "combobox":
+			return !n.States.Has(tree.Expanded)
+		case "group", "listbox", "menu", tree.RoleGeneric:
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // dropDerivedNames leaves out a row's or cell's name change when changes
@@ -165,7 +248,11 @@ func (d *differ) compare(bi, ai int32) (Change, bool) {
 			c.Fields = append(c.Fields, "level "+strconv.Itoa(b.Level)+" → "+strconv.Itoa(a.Level))
 		}
 	}
-	c.Fields = append(c.Fields, stateChanges(b.States, a.States)...)
+	states := stateChanges(b.States, a.States)
+	if (b.States^a.States)&^(tree.Focused|tree.Selected) == 0 && d.inCollapsedSelect(ai) {
+		states = nil
+	}
+	c.Fields = append(c.Fields, states...)
 	if b.Value != a.Value {
 		if b.States.Has(tree.Protected) || a.States.Has(tree.Protected) {
 			c.Fields = append(c.Fields, "value changed")
@@ -213,10 +300,11 @@ func stateChanges(b, a tree.State) []string {
 	return out
 }
 
-// focus returns the focus outcome: the node focused now that was not before
-// (the deepest, when several are), or the node that lost focus when nothing
-// has it now.
-func (d *differ) focus() ([]string, *tree.Node) {
+// focus returns the focus outcome and the index of the node it names in the
+// after tree (-1 when none): the node focused now that was not before (the
+// deepest, when several are), or the node that lost focus when nothing has
+// it now.
+func (d *differ) focus() ([]string, int32) {
 	now, was := int32(-1), int32(-1)
 	anyNow := false
 	for i, in := range d.a.nodes {
@@ -232,12 +320,12 @@ func (d *differ) focus() ([]string, *tree.Node) {
 		if d.a.nodes[now].added || d.a.nodes[now].node.Role == tree.RoleDocument {
 			// The added subtree shows it as focused; focus that fell back
 			// to the page itself (its control went away) is no news.
-			return nil, nil
+			return nil, -1
 		}
-		return []string{"focus → " + short(d.a.nodes[now].node)}, d.a.nodes[now].node
+		return []string{"focus → " + short(d.a.nodes[now].node)}, now
 	}
 	if anyNow {
-		return nil, nil
+		return nil, -1
 	}
 	for i, in := range d.b.nodes {
 		if in.node.States.Has(tree.Focused) {
@@ -245,9 +333,9 @@ func (d *differ) focus() ([]string, *tree.Node) {
 		}
 	}
 	if was >= 0 {
-		return []string{"focus left " + short(d.b.nodes[was].node)}, nil
+		return []string{"focus left " + short(d.b.nodes[was].node)}, -1
 	}
-	return nil, nil
+	return nil, -1
 }
 
 // isDialog reports whether n opening or closing is an outcome: a dialog on a

@@ -3,8 +3,7 @@
 // action can be answered with a few lines instead of the whole tree again:
 //
 //	opened dialog "Confirm delete" e40
-//	+ dialog "Confirm delete" e40
-//	+   button "Delete" e41
+//	  button "Delete" e41
 //	~ checkbox "Remember me" e16: checked → not checked
 //	- status "Saving…" e9
 //
@@ -36,7 +35,9 @@
 // differ is a `~` line; a node with a ref whose nearest ancestor with a ref
 // changed is a `>` move. Removed nodes are found the same way in the before
 // tree and placed where they used to be. Dialogs opened or closed and focus
-// moves become outcome lines, printed before all changes.
+// moves become outcome lines, printed before all changes; an opened dialog's
+// content is printed once, under its outcome line, and a closed one is not
+// listed again as removed.
 package diff
 
 import (
@@ -101,18 +102,45 @@ type Diff struct {
 	Changes []Change
 	// focused is the node the focus outcome names, if there is one.
 	focused *tree.Node
+	// after is the after tree's root.
+	after *tree.Node
+	// blocks are the dialogs that opened, each printed once under its
+	// outcome line instead of as an added block.
+	blocks []block
 }
 
-// DropFocusOn removes the focus outcome when focus moved to n, the node
-// the action targeted: clicking a field focuses it, which is no news
-// (SPEC §2). A move anywhere else stays.
-func (d *Diff) DropFocusOn(n *tree.Node) {
-	if d.focused == nil || n == nil || n.Ref == "" || d.focused.Ref != n.Ref {
+// block is an opened dialog (or window) printed under its outcome line.
+type block struct {
+	line string
+	node *tree.Node
+}
+
+// DropFocusOn removes the focus outcome when focus moved to a node the
+// action targeted (SPEC §2): clicking a field focuses it, which is no news.
+// targets are the nodes the action's steps acted on, as read before them.
+// Focus counts as moved to a target when the focused node is the target
+// (the same ref) or — when the target itself is gone, replaced by a
+// re-render — has its role and name. A move anywhere else stays, into the
+// target too (activating a window says where its focus landed).
+func (d *Diff) DropFocusOn(targets ...*tree.Node) {
+	if d.focused == nil || !slices.ContainsFunc(targets, d.focusedOn) {
 		return
 	}
 	line := "focus → " + short(d.focused)
 	d.Outcomes = slices.DeleteFunc(d.Outcomes, func(o string) bool { return o == line })
 	d.focused = nil
+}
+
+// focusedOn reports whether the focused node is target or replaced it.
+func (d *Diff) focusedOn(target *tree.Node) bool {
+	if target == nil || target.Ref == "" {
+		return false
+	}
+	if d.focused.Ref == target.Ref {
+		return true
+	}
+	return target.Role == d.focused.Role && target.Name != "" && target.Name == d.focused.Name &&
+		tree.FindRef(d.after, target.Ref) == nil
 }
 
 // Compute returns the changes that turn before into after, matched by ref and

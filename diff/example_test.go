@@ -36,9 +36,8 @@ func Example() {
 	// Output:
 	// navigated /login → /dashboard
 	// opened dialog "Confirm delete" e40
+	//   button "Delete" e41 focused
 	// ~ textbox "Email" e13: value "" → "a@b.c"
 	// ~ checkbox "Remember me" e16: checked → not checked
-	// + dialog "Confirm delete" e40
-	// +   button "Delete" e41 focused
 	// no change
 }

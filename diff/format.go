@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,11 +22,13 @@ type Options struct {
 	Budget int
 }
 
-// Format prints the diff as text (SPEC §2): outcome lines, then one line per
-// change (an added node also prints its subtree, indented, under the first
-// line), each ending in a newline:
+// Format prints the diff as text (SPEC §2): outcome lines (an opened
+// dialog's content indented under its line, printed there only), then one
+// line per change (an added node also prints its subtree, indented, under
+// the first line), each ending in a newline:
 //
 //	OUTCOME                              e.g. opened dialog "Confirm" e40
+//	  NODE-LINE                          the opened dialog's content
 //	+ NODE-LINE (in eN)                  added, subtree lines follow as "+   …"
 //	- NODE-LINE (in eN)                  removed: one line, no subtree
 //	~ SUBJECT: FIELD, FIELD (in eN)      changed
@@ -49,6 +52,10 @@ func (d Diff) Format(opt Options) string {
 		b.WriteByte('\n')
 	}
 	avail := budget - tree.EstimateTokens(b.String())
+	if len(d.blocks) > 0 {
+		b.Reset()
+		avail = d.writeOutcomes(&b, avail)
+	}
 	lines, shown := d.fit(avail)
 	if shown < len(d.Changes) {
 		lines, shown = d.fit(avail - tailCost)
@@ -65,6 +72,29 @@ func (d Diff) Format(opt Options) string {
 		b.WriteString(" (snapshot to see the page)\n")
 	}
 	return b.String()
+}
+
+// writeOutcomes prints the outcome lines, each opened dialog's content
+// indented under its line (SPEC §2), and returns what is left of avail
+// tokens. The dialogs share half of avail; the changes keep the rest.
+func (d Diff) writeOutcomes(b *strings.Builder, avail int) int {
+	share := max(avail/2/len(d.blocks), 1)
+	for _, o := range d.Outcomes {
+		b.WriteString(o)
+		b.WriteByte('\n')
+		i := slices.IndexFunc(d.blocks, func(x block) bool { return x.line == o })
+		if i < 0 {
+			continue
+		}
+		ls := tree.FormatChildren(d.blocks[i].node, tree.Options{Budget: share})
+		for _, l := range ls {
+			b.WriteString("  ")
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+		avail -= cost(ls)
+	}
+	return avail
 }
 
 // fit renders changes in order while they fit avail tokens and returns the

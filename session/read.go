@@ -339,7 +339,7 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 		cur = st.after
 		total.outcomes = append(total.outcomes, st.res.outcomes...)
 		total.replaced = total.replaced || st.res.replaced
-		total.target = st.res.target
+		total.targets = append(total.targets, st.res.targets...)
 		total.settled.Waited += st.res.settled.Waited
 		total.settled.Events += st.res.settled.Events
 		total.settled.Quiet = st.res.settled.Quiet

@@ -173,7 +173,7 @@ type stepResult struct {
 	outcomes []string
 	replaced bool
 	settled  settle.Result
-	target   *tree.Node // the node acted on, whose focusing is no news
+	targets  []*tree.Node // the nodes acted on (a batch's steps'), whose focusing is no news
 }
 
 // step is one action carried out: the snapshots around it and its result.
@@ -264,7 +264,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 		out.Text += strings.TrimRight(out.More, "\n") + "\n"
 	}
 	t2 := time.Now()
-	st.res.out, st.res.target = out, target
+	st.res.out, st.res.targets = out, []*tree.Node{target}
 	if a.Acts() && !out.Unchanged {
 		st.res.settled = settle.Wait(ctx, w.Events(), s.opt.Settle)
 	}
@@ -398,7 +398,7 @@ func (s *Session) reply(before, after *tree.Snapshot, res stepResult, reads []st
 		r.Text = b.String()
 	default:
 		d := s.diff(before, after)
-		d.DropFocusOn(res.target)
+		d.DropFocusOn(res.targets...)
 		d.Prepend(res.outcomes...)
 		r.Text = d.Format(diff.Options{Budget: s.opt.DiffBudget})
 	}

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -21,11 +22,17 @@ func Clean(root *Node) *Node {
 		return nil
 	}
 	root.Name = CollapseSpace(root.Name)
-	root.Children = cleanChildren(root, root.Children)
+	root.Children = cleanChildren(root, root.Children, nil)
 	return root
 }
 
-func cleanChildren(parent *Node, kids []*Node) []*Node {
+// cleanChildren cleans kids, the children of parent; names holds the
+// normalised names of parent's named ancestors (parent excluded), which text
+// and headings below must not merely repeat.
+func cleanChildren(parent *Node, kids []*Node, names []string) []*Node {
+	if pn := ancestorName(parent); pn != "" {
+		names = append(names[:len(names):len(names)], pn)
+	}
 	out := make([]*Node, 0, len(kids))
 	for _, c := range kids {
 		if c.Role != RoleText {
@@ -34,24 +41,34 @@ func cleanChildren(parent *Node, kids []*Node) []*Node {
 		}
 		noteRow(c) // pagemap.go
 		nameRow(c)
-		c.Children = cleanChildren(c, c.Children)
+		c.Children = cleanChildren(c, c.Children, names)
 		nameClickable(c)
 		if inlineText(c) {
 			// Inline markup in running text (code, emphasis…) reads as
 			// the text it holds; it merges with its neighbours below.
 			// The neighbouring text carries the spaces around it.
-			c = &Node{Role: RoleText, Name: textOf(c), Key: c.Key}
+			c = &Node{Role: RoleText, Name: textOf(c), Key: c.Key, Block: c.Block}
 		}
 		if flattenable(c) || passThrough(c) {
+			if c.Block {
+				// The block's text keeps its boundary with what is
+				// around it once it moves up.
+				for _, k := range c.Children {
+					if k.Role == RoleText {
+						k.Block = true
+					}
+				}
+			}
 			out = append(out, c.Children...)
 			continue
 		}
 		if empty(c) {
 			continue
 		}
-		if c.Role == "paragraph" && c.Name == "" && len(c.Children) == 1 && c.Children[0].Role == RoleText {
-			// The paragraph keeps its role (so runs of paragraphs stay
-			// apart) and takes its text as its name; Format prints it bare.
+		if onlyTextChild(c) && (c.Role == "paragraph" || c.Role == "listitem") {
+			// The paragraph or list item keeps its role (so runs of them
+			// stay apart and elision counts them) and takes its text as
+			// its name; Format prints a paragraph bare.
 			c.Name = c.Children[0].Name
 			c.Children = nil
 		}
@@ -68,7 +85,24 @@ func cleanChildren(parent *Node, kids []*Node) []*Node {
 		}
 		kept = append(kept, c)
 	}
-	return dropRepeatedText(parent, kept)
+	return dropRepeatedText(parent, kept, names)
+}
+
+// onlyTextChild reports whether n is unnamed, without ref, state or value,
+// and holds one text node and nothing else.
+func onlyTextChild(n *Node) bool {
+	return n.Name == "" && n.Ref == "" && n.States == 0 && n.Value == "" && len(n.Children) == 1 &&
+		n.Children[0].Role == RoleText && len(n.Children[0].Children) == 0
+}
+
+// ancestorName is n's name in the form its descendants are compared with for
+// repetition, or "" when they need not avoid it: a document's or frame's
+// title is not its text.
+func ancestorName(n *Node) string {
+	if n.Role == RoleDocument || n.Role == RoleFrame {
+		return ""
+	}
+	return normText(n.Name)
 }
 
 // flattenable reports whether n is a wrapper that adds nothing: no name, no
@@ -95,8 +129,14 @@ func flattenable(n *Node) bool {
 }
 
 // inlineText reports whether n is inline markup around plain text only.
+//
+// A node whose cleaned children are several texts is not: they stayed apart
+// because a block boundary lies between them.
 func inlineText(n *Node) bool {
 	if n.Ref != "" || n.States != 0 || n.Name != "" && n.Role != "code" || len(n.Children) == 0 {
+		return false
+	}
+	if len(n.Children) > 1 && n.Children[0].Role == RoleText && n.Children[1].Role == RoleText {
 		return false
 	}
 	switch n.Role {
@@ -175,14 +215,16 @@ func textOf(n *Node) string {
 	return CollapseSpace(b.String())
 }
 
-// mergeText joins adjacent text nodes into one. The merged node keeps the
-// first node's key, so its identity stays stable across snapshots.
+// mergeText joins adjacent text nodes into one, unless a block boundary lies
+// between them (either came out of a block element, [Node.Block]). The
+// merged node keeps the first node's key, so its identity stays stable
+// across snapshots.
 func mergeText(kids []*Node) []*Node {
 	out := kids[:0]
 	for _, c := range kids {
 		if c.Role == RoleText && len(out) > 0 {
 			prev := out[len(out)-1]
-			if prev.Role == RoleText && prev.States == 0 && c.States == 0 {
+			if prev.Role == RoleText && prev.States == 0 && c.States == 0 && !prev.Block && !c.Block {
 				prev.Name += c.Name
 				continue
 			}
@@ -192,14 +234,20 @@ func mergeText(kids []*Node) []*Node {
 	return out
 }
 
-// dropRepeatedText removes text children that only repeat the parent's name
-// or the name of a control among the siblings (a <label> beside its input),
-// and, in a named row, the plain-text cells that its name already holds.
-func dropRepeatedText(parent *Node, kids []*Node) []*Node {
-	names := map[string]bool{}
+// dropRepeatedText removes text children that only repeat the parent's name,
+// an ancestor's name (names, normalised), or the name of a control among the
+// siblings (a <label> beside its input); headings that repeat the parent's
+// or an ancestor's name (a dialog's title); and, in a named row, the
+// plain-text cells that its name already holds.
+func dropRepeatedText(parent *Node, kids []*Node, names []string) []*Node {
+	ancestor := func(t string) bool {
+		t = normText(t)
+		return t != "" && (slices.Contains(names, t) || t == ancestorName(parent))
+	}
+	siblings := map[string]bool{}
 	for _, c := range kids {
 		if c.Role != RoleText && c.Name != "" {
-			names[normText(c.Name)] = true
+			siblings[normText(c.Name)] = true
 		}
 	}
 	pname := normText(parent.Name)
@@ -208,14 +256,17 @@ func dropRepeatedText(parent *Node, kids []*Node) []*Node {
 	}
 	repeats := func(t string) bool {
 		t = normText(t)
-		return t != "" && (names[t] || pname != "" && strings.Contains(pname, t))
+		return t != "" && (siblings[t] || pname != "" && strings.Contains(pname, t))
 	}
 	pvalue := normText(parent.Value)
 	out := kids[:0]
 	for _, c := range kids {
 		switch {
-		case c.Role == RoleText && repeats(c.Name):
+		case c.Role == RoleText && (repeats(c.Name) || ancestor(c.Name)):
 			continue
+		case c.Role == "heading" && c.Ref == "" && c.States == 0 && (len(c.Children) == 0 || onlyText(c)) &&
+			(ancestor(c.Name) || c.Name == "" && ancestor(textOf(c))):
+			continue // a dialog's or region's title, said on its own line
 		case c.Role == RoleText && (parent.States.Has(Protected) || pvalue != "" && normText(c.Name) == pvalue):
 			continue // a field's own rendering of its value (or of a password's bullets)
 		case (c.Role == "caption" || c.Role == "figcaption" || proseRoles[c.Role]) && c.Ref == "" &&

@@ -13,6 +13,9 @@ func el(role, name string, kids ...*tree.Node) *tree.Node {
 	return &tree.Node{Role: role, Name: name, Children: kids}
 }
 
+// block marks n as laid out as a block and returns n.
+func block(n *tree.Node) *tree.Node { n.Block = true; return n }
+
 // txt builds a static text node.
 func txt(s string) *tree.Node { return &tree.Node{Role: tree.RoleText, Name: s} }
 
@@ -186,7 +189,42 @@ func TestClean(t *testing.T) {
 		{
 			name: "unnamed wrapper around a single control passes it through",
 			in:   []*tree.Node{el("list", "", el("listitem", "", el("link", "One")), el("listitem", "", txt("Two")))},
-			want: lines(`list`, `  link "One"`, `  listitem`, `    text "Two"`),
+			want: lines(`list`, `  link "One"`, `  listitem "Two"`),
+		},
+		{
+			name: "text of sibling blocks stays apart, inline text merges",
+			in: []*tree.Node{el("listitem", "", block(el("generic", "",
+				block(el("generic", "", txt("Helena"))),
+				block(el("generic", "", txt("Turpis "), el("generic", "", txt("gravida")))),
+			)))},
+			want: lines(`listitem`, `  text "Helena"`, `  text "Turpis gravida"`),
+		},
+		{
+			name: "a block's text does not merge with the text beside it",
+			in: []*tree.Node{el("generic", "", txt("Price:"), block(el("generic", "", txt("89.00"))), txt("EUR "),
+				el("generic", "", txt("incl. "), el("generic", "", txt("VAT"))))},
+			want: lines(`text "Price:"`, `text "89.00"`, `text "EUR incl. VAT"`),
+		},
+		{
+			name: "paragraphs keep their text apart",
+			in: []*tree.Node{block(el("paragraph", "", txt("Read the "), el("link", "docs"), txt(" first."))),
+				block(el("paragraph", "", txt("Then "), el("link", "ask")))},
+			want: lines(`paragraph`, `  text "Read the"`, `  link "docs"`, `  text "first."`,
+				`paragraph`, `  text "Then"`, `  link "ask"`),
+		},
+		{
+			name: "text and a heading that repeat an ancestor's name are dropped",
+			in: []*tree.Node{el("dialog", "Confirm delete",
+				el("heading", "Confirm delete", txt("Confirm delete")),
+				el("generic", "", el("paragraph", "", txt("Delete project?")), txt("Confirm delete")),
+				el("button", "Delete"))},
+			want: lines(`dialog "Confirm delete"`, `  paragraph "Delete project?"`, `  button "Delete"`),
+		},
+		{
+			name: "only a whole repeat of an ancestor's name is dropped",
+			in: []*tree.Node{el("dialog", "Confirm delete",
+				el("generic", "", el("heading", "Delete", txt("Delete")), txt("Sure?")))},
+			want: lines(`dialog "Confirm delete"`, `  heading "Delete"`, `  text "Sure?"`),
 		},
 		{
 			name: "names of controls whitespace-collapsed",
@@ -290,10 +328,8 @@ func TestCleanMessyPage(t *testing.T) {
 		`    row "Laptop | Revoke"`,
 		`      link "Revoke"`,
 		`  list`,
-		`    listitem`,
-		`      text "One"`,
-		`    listitem`,
-		`      text "Two"`,
+		`    listitem "One"`,
+		`    listitem "Two"`,
 	)
 	if got := dump(root); got != want {
 		t.Errorf("Clean:\n%s\nwant:\n%s", got, want)

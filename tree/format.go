@@ -161,14 +161,71 @@ func (f *formatter) total(kids []*Node, depth int) int {
 			sum += 12 + overhead(depth)
 			return
 		}
-		if f.deep(depth) && len(n.Children) > 0 {
+		if f.deep(depth) && len(printed(n)) > 0 {
 			sum += f.cutCost(n) + overhead(depth)
 			return
 		}
+		if transparent(n) {
+			sum += f.total(n.Children, depth)
+			return
+		}
 		sum += f.cost[n] + overhead(depth)
-		sum += f.total(n.Children, depth+1)
+		sum += f.total(printed(n), depth+1)
 	})
 	return sum
+}
+
+// printed returns the children of n that are printed under its line: none
+// for a collapsed select, whose line counts its options instead.
+func printed(n *Node) []*Node {
+	if summarised(n) {
+		return nil
+	}
+	return n.Children
+}
+
+// transparent reports whether n's own line would say nothing: an unnamed
+// paragraph around text and inline controls, without ref, state or value.
+// Its children are printed in its place, at its depth (they stay apart:
+// each is a line of its own). The tree keeps the paragraph, so runs of
+// paragraphs still elide together and selectors still find it.
+func transparent(n *Node) bool {
+	return n.Role == "paragraph" && n.Name == "" && n.Ref == "" && n.States == 0 && n.Value == "" &&
+		len(n.Children) > 0
+}
+
+// summarised reports whether n is a collapsed combobox (a <select>) whose
+// options are printed as a count, `combobox "Region" e10 value="Europe" (3
+// options)`: the value says which is chosen, and `select` and `find
+// role:option` still reach every option in the tree.
+func summarised(n *Node) bool {
+	if n.Role != "combobox" || n.States.Has(Expanded) || len(n.Children) == 0 {
+		return false
+	}
+	return countOptions(n) > 0
+}
+
+// countOptions returns the options under n, or 0 when n holds anything but
+// options and the containers that group them.
+func countOptions(n *Node) int {
+	count, other := 0, false
+	for _, c := range n.Children {
+		Walk(c, func(x *Node) bool {
+			switch x.Role {
+			case "option":
+				count++
+				return false
+			case "group", "listbox", "menu", "separator", RoleGeneric:
+				return true
+			}
+			other = true
+			return false
+		})
+	}
+	if other {
+		return 0
+	}
+	return count
 }
 
 // cutLine prints a node whose children the depth limit hides: running text
@@ -226,14 +283,20 @@ func (f *formatter) write(b *strings.Builder, parent *Node, depth int) {
 			f.emit(b, depth, "… "+strconv.Itoa(hidden)+" more "+pluralRole(role, hidden)+" ("+seeMore(parent)+")")
 			return
 		}
-		if f.deep(depth) && len(n.Children) > 0 {
+		if f.deep(depth) && len(printed(n)) > 0 {
 			f.emit(b, depth, f.cutLine(n))
 			f.shown.add(n, f.cut) // pagemap.go
 			return
 		}
+		if transparent(n) {
+			f.write(b, n, depth)
+			return
+		}
 		f.emit(b, depth, f.line(n))
 		f.shown.add(n, f.cut)
-		f.write(b, n, depth+1)
+		if len(printed(n)) > 0 {
+			f.write(b, n, depth+1)
+		}
 	})
 }
 
@@ -299,13 +362,22 @@ func (f *formatter) line(n *Node) string {
 		b.WriteString(" h")
 		b.WriteString(strconv.Itoa(n.Level))
 	}
-	if n.States != 0 {
+	states := n.States
+	options := 0
+	if summarised(n) {
+		// "(3 options)" says it is closed.
+		options, states = countOptions(n), states&^Collapsed
+	}
+	if states != 0 {
 		b.WriteByte(' ')
-		b.WriteString(n.States.String())
+		b.WriteString(states.String())
 	}
 	if n.Value != "" && !n.States.Has(Protected) {
 		b.WriteString(" value=")
 		b.WriteString(quote(n.Value, limit))
+	}
+	if options > 0 {
+		b.WriteString(" (" + strconv.Itoa(options) + " " + pluralRole("option", options) + ")")
 	}
 	return b.String()
 }

@@ -219,6 +219,62 @@ func TestFormatIndentation(t *testing.T) {
 	}
 }
 
+// TestFormatSummarisesCollapsedSelect: a collapsed combobox prints a count
+// of its options, not each one; an expanded one, or a listbox, prints them.
+func TestFormatSummarisesCollapsedSelect(t *testing.T) {
+	options := func() []*tree.Node {
+		return []*tree.Node{
+			{Role: "option", Name: "North America", Ref: "e11", States: tree.Selected},
+			{Role: "group", Name: "Elsewhere", Children: []*tree.Node{
+				{Role: "option", Name: "Europe", Ref: "e12"}, {Role: "option", Name: "Mars", Ref: "e13", States: tree.Disabled}}},
+		}
+	}
+	sel := func(role string, s tree.State) *tree.Node {
+		return &tree.Node{Role: role, Name: "Region", Ref: "e10", Value: "North America", States: s, Children: options()}
+	}
+	for _, tc := range []struct {
+		n    *tree.Node
+		want string
+	}{
+		{sel("combobox", tree.Collapsed), lines(`window "x"`, `combobox "Region" e10 value="North America" (3 options)`)},
+		{sel("combobox", tree.Expanded), lines(`window "x"`, `combobox "Region" e10 expanded value="North America"`,
+			`  option "North America" e11 selected`, `  group "Elsewhere"`, `    option "Europe" e12`, `    option "Mars" e13 disabled`)},
+		{sel("listbox", 0), lines(`window "x"`, `listbox "Region" e10 value="North America"`,
+			`  option "North America" e11 selected`, `  group "Elsewhere"`, `    option "Europe" e12`, `    option "Mars" e13 disabled`)},
+		// A combobox holding anything else (an editable one's textbox) prints it.
+		{&tree.Node{Role: "combobox", Name: "City", Ref: "e1", States: tree.Collapsed, Children: []*tree.Node{
+			{Role: "textbox", Name: "City", Ref: "e2"}}}, lines(`window "x"`, `combobox "City" e1 collapsed`, `  textbox "City" e2`)},
+	} {
+		for _, opt := range []tree.Options{{}, {Full: true}} {
+			s := &tree.Snapshot{Header: tree.Header{Kind: "window", Title: "x"}, Root: el(tree.RoleDocument, "", tc.n)}
+			if got := tree.Format(s, opt); got != tc.want {
+				t.Errorf("Format(%+v):\n%s\nwant:\n%s", opt, got, tc.want)
+			}
+		}
+		if tree.FindRef(tc.n, "e13") == nil && tc.n.Name == "Region" {
+			t.Error("the options left the tree")
+		}
+	}
+}
+
+// TestFormatParagraphWithoutLine: an unnamed paragraph around text and
+// inline controls prints its children in its place, without a line of its
+// own.
+func TestFormatParagraphWithoutLine(t *testing.T) {
+	p := func() *tree.Node {
+		return el("paragraph", "", txt("Read the"), &tree.Node{Role: "link", Name: "docs", Ref: "e2"}, txt("first."))
+	}
+	root := el(tree.RoleDocument, "", &tree.Node{Role: "main", Ref: "e1", Children: []*tree.Node{p(), {Role: "paragraph", Name: "Plain."}}})
+	got := tree.Format(&tree.Snapshot{Header: tree.Header{Kind: "tab", Title: "x"}, Root: root}, tree.Options{})
+	want := lines(`tab "x"`, `main e1`, `  "Read the"`, `  link "docs" e2`, `  "first."`, `  "Plain."`)
+	if got != want {
+		t.Errorf("Format:\n%s\nwant:\n%s", got, want)
+	}
+	if ls := tree.FormatChildren(el("", "", p()), tree.Options{}); strings.Join(ls, "|") != `"Read the"|link "docs" e2|"first."` {
+		t.Errorf("FormatChildren = %q", ls)
+	}
+}
+
 // golden compares got with testdata/name.golden, rewriting it under -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()

@@ -37,6 +37,11 @@ type Node struct {
 	// ID is the DOM id attribute or AT-SPI accessible id, matched by the
 	// selector key id:. Not printed.
 	ID string `json:"id,omitempty"`
+	// Block says the source lays the node out as a block (a <div>, a <p>, a
+	// flex item): its text never runs together with its neighbours' when
+	// Clean flattens it and merges text. Inline markup (<b>, <span>) is not
+	// a block and merges. Not printed.
+	Block bool `json:"-"`
 	// Hint is a name of last resort for an unnamed clickable node (a title,
 	// an image's alt, a class word), used only when Name stays empty.
 	Hint string `json:"-"`

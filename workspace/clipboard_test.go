@@ -2,6 +2,7 @@ package workspace_test
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -56,7 +57,7 @@ func TestClipboard(t *testing.T) {
 	read("copied in the page")
 
 	// Clipboard → mousepad, and mousepad → clipboard.
-	if r := do(`open_app mousepad "--disable-server"`); strings.Contains(r, "+   alert ") {
+	if r := do(`open_app mousepad "--disable-server"`); regexp.MustCompile(`(?m)^[+ ]+alert `).MatchString(r) {
 		// An earlier mousepad on this desktop was stopped with unsaved
 		// text: it asks whether to restore it first.
 		do(`click app:mousepad >> role:alert >> role:button name:No`)

@@ -111,7 +111,7 @@ func flagship(t *testing.T, browserArgs []string, portal bool) {
 	if !regexp.MustCompile(`(?m)^opened window "[^"]*q3-report\.txt[^"]*" \(mousepad\) e[0-9]+$`).MatchString(r) {
 		t.Errorf("open_app reply does not show the file's window and its owner:\n%s", r)
 	}
-	if !regexp.MustCompile(`(?m)^\+ +textbox e[0-9]+ focused multiline`).MatchString(r) {
+	if !regexp.MustCompile(`(?m)^[+ ]+textbox e[0-9]+ focused multiline`).MatchString(r) {
 		t.Errorf("open_app reply does not show the editor focused:\n%s", r)
 	}
 	// The editor has the focus, its caret at the start: typing goes there.

@@ -55,9 +55,9 @@ func printPreview(t *testing.T, pdftotext string) {
 	r := run(action.Action{Kind: action.Click, Target: `role:button name:"Print this page"`})
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^opened print preview$`),
-		regexp.MustCompile(`(?m)^\+ +combobox "Destination" e[0-9]+`),
-		regexp.MustCompile(`(?m)^\+ +button "Save" e[0-9]+`),
-		regexp.MustCompile(`(?m)^\+ +button "Cancel" e[0-9]+`),
+		regexp.MustCompile(`(?m)^[+ ]+combobox "Destination" e[0-9]+`),
+		regexp.MustCompile(`(?m)^[+ ]+button "Save" e[0-9]+`),
+		regexp.MustCompile(`(?m)^[+ ]+button "Cancel" e[0-9]+`),
 	} {
 		if !want.MatchString(r) {
 			t.Errorf("the click's reply lacks %s", want)

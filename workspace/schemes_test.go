@@ -66,7 +66,7 @@ func TestExternalSchemeDialog(t *testing.T) {
 	if m == nil {
 		t.Fatalf("the click's reply does not show the browser's dialog")
 	}
-	if n := regexp.MustCompile(`(?m)^\+ +button "[^"]+" e[0-9]+`).FindAllString(r.Text, -1); len(n) < 2 {
+	if n := regexp.MustCompile(`(?m)^[+ ]+button "[^"]+" e[0-9]+`).FindAllString(r.Text, -1); len(n) < 2 {
 		t.Errorf("the dialog shows %d buttons, want its two answers", len(n))
 	}
 	r, err = s.Run(ctx, action.Action{Kind: action.Click, Target: m[1] + " >> role:button nth:1"})

@@ -123,6 +123,12 @@ func PageMarkers() map[string]Markers {
 			Visible: []string{"How trees grow", "MARKER-ARTICLE", "By Ada Lovelace"},
 			Hidden:  []string{"Broken", "Canopy journal"},
 		},
+		"/blocks.html": {
+			Visible: []string{"Helena", "Turpis gravida", "quarterly", "Storage", "ada", "MARKER-INLINE", "travel", "help pages"},
+		},
+		"/list.html": {
+			Visible: []string{"Shopping list", "New item", "Add item", "Bread", "Apples"},
+		},
 		"/table.html": {
 			Visible: []string{"Users", "User 0001", "user0001@example.test", "User 1000"},
 		},
