@@ -52,6 +52,8 @@ type Options struct {
 	// ConfirmTimeout caps the wait for the user's yes to an action
 	// --confirm names (default DefaultConfirmTimeout).
 	ConfirmTimeout time.Duration
+	// Stuck sets the stages of stuck detection (SPEC §2, stuck.go).
+	Stuck StuckOptions
 }
 
 // Session runs actions against one source, one at a time.
@@ -73,6 +75,9 @@ type Session struct {
 	red redactor
 	// rec is what the gate learned of the action running now.
 	rec *record
+	// sig is stuck detection's memory, and the problem and stuck lines of
+	// the action running now (signals.go).
+	sig signals
 }
 
 // New returns a session over src governed by pol.
@@ -132,6 +137,7 @@ func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 	start := time.Now()
 	rec := &record{}
 	s.rec = rec
+	s.beginSignals()
 	var r Reply
 	var err error
 	if a.Kind == action.Batch {
@@ -147,7 +153,7 @@ func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 		}
 	}
 	r.Timing.Total = time.Since(start)
-	r.Text = boundReply(s.redact(r.Text), s.maxReply())
+	r.Text = s.withSignals(boundReply(s.redact(r.Text), s.maxReply()))
 	for i, o := range r.Outcomes {
 		r.Outcomes[i] = s.redact(o)
 	}
@@ -171,6 +177,7 @@ type stepResult struct {
 	replaced bool
 	settled  settle.Result
 	target   *tree.Node // the node acted on, whose focusing is no news
+	problems []Problem  // failed requests and console errors it caused
 }
 
 // step is one action carried out: the snapshots around it and its result.
@@ -217,6 +224,9 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	to, err := s.resolve(st.before, a.To)
 	if err != nil {
 		return nil, fmt.Errorf("drop target: %w", err)
+	}
+	if err := s.refuseStuck(a, target, st.before); err != nil {
+		return nil, err
 	}
 	permit, err := s.gate(ctx, a, target, to, st.before)
 	if err != nil {
@@ -266,6 +276,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 		st.res.settled = settle.Wait(ctx, w.Events(), s.opt.Settle)
 	}
 	st.res.outcomes, st.res.replaced = w.Stop()
+	st.res.problems = s.watched(w)
 	st.res.outcomes = append(append([]string{}, out.Outcomes...), st.res.outcomes...)
 	st.res.replaced = st.res.replaced || out.Replaced
 	st.timing.Settle = time.Since(t2)
@@ -279,6 +290,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 		st.after = st.before
 	}
 	st.timing.Diff = time.Since(t3)
+	s.observeStuck(a, st)
 	return st, nil
 }
 
