@@ -79,7 +79,7 @@ func (w *watch) responded(e *network.EventResponseReceived) {
 // away, an aborted fetch) and the allowlist's own refusals (which have
 // outcome lines) are not news.
 func (w *watch) loadFailed(e *network.EventLoadingFailed) {
-	if w == nil || e.Canceled || e.ErrorText == "net::ERR_ABORTED" || e.BlockedReason != "" {
+	if w == nil || e.Canceled || e.ErrorText == "net::ERR_ABORTED" || e.ErrorText == "net::ERR_BLOCKED_BY_CLIENT" || e.BlockedReason != "" {
 		return
 	}
 	w.mu.Lock()
@@ -148,9 +148,12 @@ func (w *watch) console(text string) {
 	if w.closed {
 		return
 	}
-	// An exception's description carries its stack, one frame a line:
-	// the first line says what happened.
-	text, _, _ = strings.Cut(text, "\n")
+	// An error's description carries its stack, one frame a line after
+	// the message: the message says what happened. Other line breaks
+	// are the page's and stay, escaped by the quoting.
+	if i := strings.Index(text, "\n    at "); i >= 0 {
+		text = text[:i]
+	}
 	w.problem("", true, "console error: "+quoteProblem(text))
 }
 

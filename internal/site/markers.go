@@ -31,6 +31,12 @@ func PageMarkers() map[string]Markers {
 		"/": {
 			Visible: []string{"canopy demo", "MARKER-INDEX", "Login form", "Shadow DOM", "Huge page"},
 		},
+		"/failures.html": {
+			Visible: []string{"FAILURES-MARKER", "Save", "Broken", "Complain", "Flood", "Dead", "Fine", "Broken assets"},
+		},
+		"/failures-assets.html": {
+			Visible: []string{"ASSETS-MARKER", "Logo"},
+		},
 		"/geo.html": {
 			Visible: []string{"Where am I", "Locate me", "Print this page", "nowhere yet", "GEO-PRINT-MARKER"},
 		},
