@@ -164,12 +164,12 @@ func (st *stuck) refuse(opt StuckOptions, a action.Action, target *tree.Node, pa
 		return nil
 	}
 	if st.same >= opt.Refuse-1 && key == last.key {
-		return fmt.Errorf("refused: %s changed nothing %d times in a row; do something else first (another element or action, or wait for the page to change) — %w (--stuck sets it)",
-			last.label, st.same, ErrStuck)
+		return fmt.Errorf("refused: %s changed nothing %s; do something else first (another element or action, or wait for the page to change) — %w (--stuck sets it)",
+			last.label, inARow(st.same), ErrStuck)
 	}
 	if prev := st.hist[1]; st.cycle >= opt.Refuse-1 && prev != nil && key == prev.key {
-		return fmt.Errorf("refused: %s would take the page back again; it went back and forth between two states %d times (%s); do something else first — %w (--stuck sets it)",
-			stuckLabel(key), st.cycle, cyclePair(prev, last), ErrStuck)
+		return fmt.Errorf("refused: %s would take the page back again; it went back and forth between two states %s (%s); do something else first — %w (--stuck sets it)",
+			stuckLabel(key), times(st.cycle), cyclePair(prev, last), ErrStuck)
 	}
 	return nil
 }
@@ -214,12 +214,28 @@ func (st *stuck) observe(opt StuckOptions, a action.Action, target *tree.Node, b
 	st.hist[0], st.hist[1] = e, last
 	switch {
 	case st.same > 0:
-		return stage(opt, st.same, fmt.Sprintf("%s changed nothing %d times in a row", e.label, st.same), noEffectAdvice(e))
+		return stage(opt, st.same, fmt.Sprintf("%s changed nothing %s", e.label, inARow(st.same)), noEffectAdvice(e))
 	case st.cycle > 0:
-		return stage(opt, st.cycle, fmt.Sprintf("the page went back and forth between two states %d times (%s)", st.cycle, cyclePair(last, e)),
+		return stage(opt, st.cycle, fmt.Sprintf("the page went back and forth between two states %s (%s)", times(st.cycle), cyclePair(last, e)),
 			"the actions undo each other; try another way")
 	}
 	return ""
+}
+
+// times words a count: "once", "3 times".
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return strconv.Itoa(n) + " times"
+}
+
+// inARow words a count of repeats: "once", "3 times in a row".
+func inARow(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return times(n) + " in a row"
 }
 
 // noEffectAdvice says why an action may have done nothing.
