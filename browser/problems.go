@@ -99,8 +99,12 @@ func (w *watch) loadFailed(e *network.EventLoadingFailed) {
 }
 
 // noise is a failed request that says nothing about the action: the
-// browser's own look for a site icon.
+// browser's own look for a site icon, and a CORS preflight (the request
+// it was for fails too, and says so).
 func noise(r *pendingReq) bool {
+	if r.typ == network.ResourceTypePreflight {
+		return true
+	}
 	if r.typ != network.ResourceTypeOther && r.typ != "" {
 		return false
 	}
