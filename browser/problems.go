@@ -30,7 +30,7 @@ const maxProblemText = 160
 // problems is what a watch collects for the problem lines.
 type problems struct {
 	reqs     map[network.RequestID]*pendingReq // requests started in the window
-	list     []session.Problem // at most maxProblems; later ones are dropped
+	list     []session.Problem                 // at most maxProblems; later ones are dropped
 	reported map[network.RequestID]bool
 }
 
