@@ -18,6 +18,7 @@ func TestProblemLines(t *testing.T) {
 		`click role:button name:Broken`,
 		`click role:button name:Complain`,
 		`click role:button name:Flood`,
+		`click role:button name:Offline`,
 		`click role:button name:Fine`,
 		`click role:link name:"Broken assets"`,
 	} {
@@ -46,7 +47,7 @@ func TestProblemLines(t *testing.T) {
 		t.Errorf("navigation with missing resources:\n%s", nav)
 	}
 	var transcript strings.Builder
-	for _, step := range []string{`click role:button name:Save`, `click role:button name:Broken`, `click role:button name:Complain`} {
+	for _, step := range []string{`click role:button name:Save`, `click role:button name:Broken`, `click role:button name:Complain`, `click role:button name:Offline`} {
 		transcript.WriteString("> " + step + "\n" + got[step])
 	}
 	golden(t, "problems", transcript.String())

@@ -32,7 +32,7 @@ func PageMarkers() map[string]Markers {
 			Visible: []string{"canopy demo", "MARKER-INDEX", "Login form", "Shadow DOM", "Huge page"},
 		},
 		"/failures.html": {
-			Visible: []string{"FAILURES-MARKER", "Save", "Broken", "Complain", "Flood", "Dead", "Fine", "Broken assets"},
+			Visible: []string{"FAILURES-MARKER", "Save", "Broken", "Complain", "Flood", "Offline", "Dead", "Fine", "Broken assets"},
 		},
 		"/failures-assets.html": {
 			Visible: []string{"ASSETS-MARKER", "Logo"},
