@@ -106,6 +106,10 @@ type Reply struct {
 	Image []byte `json:"-"`
 	// Outcomes are the outcome lines at the top of Text.
 	Outcomes []string `json:"outcomes,omitempty"`
+	// Signals are the lines at the end of Text that are neither diff nor
+	// outcome: failed requests and console errors the action caused, and
+	// stuck detection's hint or warning.
+	Signals []string `json:"signals,omitempty"`
 	// Replaced says the document was replaced: Text is a snapshot.
 	Replaced bool `json:"replaced,omitempty"`
 	// Settled says how settling ended.
@@ -153,7 +157,7 @@ func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 		}
 	}
 	r.Timing.Total = time.Since(start)
-	r.Text = s.withSignals(boundReply(s.redact(r.Text), s.maxReply()))
+	r.Text, r.Signals = s.withSignals(boundReply(s.redact(r.Text), s.maxReply()))
 	for i, o := range r.Outcomes {
 		r.Outcomes[i] = s.redact(o)
 	}

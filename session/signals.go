@@ -73,18 +73,22 @@ func (s *Session) observeStuck(a action.Action, st *step) {
 	}
 }
 
-// withSignals ends a reply's text with the Run's problem and stuck lines.
+// withSignals ends a reply's text with the Run's problem and stuck lines,
+// and returns them too.
 // A bare `no change` gives way to the problem lines: a save the server
 // refused changed nothing on the page, but it did not do nothing.
-func (s *Session) withSignals(text string) string {
+func (s *Session) withSignals(text string) (string, []string) {
 	lines := append(problemLines(s.sig.problems), s.sig.notes...)
 	if len(lines) == 0 || text == "" {
-		return text
+		return text, nil
 	}
 	if text == "no change\n" && len(s.sig.problems) > 0 {
 		text = ""
 	}
-	return text + s.redact(strings.Join(lines, "\n")+"\n")
+	for i, l := range lines {
+		lines[i] = s.redact(l)
+	}
+	return text + strings.Join(lines, "\n") + "\n", lines
 }
 
 // problemLines prints problems: each distinct line once (with a count when

@@ -194,13 +194,16 @@ func TestProblemLines(t *testing.T) {
 	s := New(src, policy.New(action.Act), Options{})
 	save := Problem{Line: "request POST /api/save → 500"}
 	src.problems = []Problem{save, {Console: true, Line: `console error: "boom"`}}
-	got := stuckRun(t, s, "click e1")
-	if want := "request POST /api/save → 500\nconsole error: \"boom\"\n"; got != want {
-		t.Errorf("no change gives way:\n%q\nwant\n%q", got, want)
+	r, err := runStep(t, s, "click e1")
+	if want := "request POST /api/save → 500\nconsole error: \"boom\"\n"; err != nil || r.Text != want {
+		t.Errorf("no change gives way:\n%q (%v)\nwant\n%q", r.Text, err, want)
+	}
+	if len(r.Signals) != 2 || r.Signals[1] != `console error: "boom"` {
+		t.Errorf("signals: %q", r.Signals)
 	}
 	// After a change, at the end.
 	src.problems = []Problem{save}
-	got = stuckRun(t, s, "click e2")
+	got := stuckRun(t, s, "click e2")
 	if !strings.HasPrefix(got, "+ menu") || !strings.HasSuffix(got, "\nrequest POST /api/save → 500\n") {
 		t.Errorf("after a diff: %q", got)
 	}
