@@ -135,6 +135,7 @@ func (tw *tabWatch) onEvent(ev any) {
 		if !strings.HasPrefix(e.Request.URL, "data:") {
 			w.send(settle.Event{Kind: settle.Busy, Key: "req:" + string(e.RequestID)})
 		}
+		w.requestSent(e)
 		if e.Type == network.ResourceTypeDocument && action.External(e.Request.URL) {
 			tw.externalURL(w, e.Request.URL, schemeLoaded) // schemes.go
 		}
@@ -159,7 +160,14 @@ func (tw *tabWatch) onEvent(ev any) {
 		}
 	case *network.EventLoadingFinished:
 		w.send(settle.Event{Kind: settle.Idle, Key: "req:" + string(e.RequestID)})
+	case *network.EventResponseReceived:
+		w.responded(e)
+	case *runtime.EventConsoleAPICalled:
+		w.consoleCalled(e)
+	case *runtime.EventExceptionThrown:
+		w.thrown(e)
 	case *network.EventLoadingFailed:
+		w.loadFailed(e)
 		w.send(settle.Event{Kind: settle.Idle, Key: "req:" + string(e.RequestID)})
 	case *page.EventFrameStartedLoading:
 		tw.setLoading(e.FrameID, true)
@@ -295,6 +303,7 @@ type watch struct {
 	lastURL  string
 	closed   bool
 	refused  map[string]bool // URLs --domains refused (no fragment)
+	probs    problems        // failed requests, console errors (problems.go)
 }
 
 func newWatch(startURL string) *watch {

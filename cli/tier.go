@@ -8,6 +8,7 @@ import (
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/session"
 )
 
 // allowHelp is the --allow flag's help.
@@ -23,6 +24,7 @@ type policyFlags struct {
 	audit   string
 	secrets string
 	confirm string
+	stuck   string
 }
 
 // domainsHelp is the --domains flag's help.
@@ -40,6 +42,7 @@ func (f *policyFlags) registerPolicy(cmd *cobra.Command) {
 	fl.StringVar(&f.secrets, "secrets", "", `credentials by name, a JSON file of mode 0600: {"name": "value", "bound": {"value": "…", "origins": ["https://site"]}}`)
 	fl.StringVar(&f.confirm, "confirm", "", `actions on nodes this selector matches need the user's yes, asked through MCP elicitation (e.g. 'name~:/delete|pay|send/')`)
 	fl.StringVar(&f.audit, "audit", "", "append one JSON line per action to this file (created 0600): time, action, target, URL or app, decision, outcome")
+	fl.StringVar(&f.stuck, "stuck", "3,4,5", "stuck detection: the same action changing nothing (or two undoing each other) gets a hint at the 1st count, a warning at the 2nd, and is refused at the 3rd; HINT,WARN,REFUSE, one count (the refusal), or off")
 }
 
 // config is the session the flags ask for (SPEC §6): the tier (--allow;
@@ -67,6 +70,13 @@ func (f policyFlags) config() (canopy.Config, error) {
 		cfg.Rules = append(cfg.Rules, policy.Confirm(f.confirm))
 	}
 	cfg.AuditFile = f.audit
+	if f.stuck != "" {
+		st, err := session.ParseStuck(f.stuck)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Session.Stuck = st
+	}
 	cfg.Session.Surface = "cli"
 	return cfg, nil
 }

@@ -32,3 +32,17 @@ func TestDomainsFlag(t *testing.T) {
 		t.Errorf("the refused host was loaded %d time(s)", n)
 	}
 }
+
+// TestStuckFlag: --stuck sets the stages; a value that does not parse
+// stops the command before a browser starts.
+func TestStuckFlag(t *testing.T) {
+	code, out, errs := run(t, "do", "--stuck", "2,x", "about:blank", "snapshot")
+	if code == ExitOK || out != "" || !strings.Contains(errs, "--stuck takes off") {
+		t.Errorf("--stuck 2,x: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	s := serve(t)
+	code, out, errs = run(t, "do", "--stuck", "off,off,2", s.URL("/failures.html"), "click id:dead; click id:dead")
+	if code == ExitOK || !strings.Contains(errs, "refused: click e") || !strings.Contains(errs, "changed nothing once;") {
+		t.Errorf("--stuck off,off,2: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

@@ -51,6 +51,8 @@ type Options struct {
 	// ConfirmTimeout caps the wait for the user's yes to an action
 	// --confirm names (default DefaultConfirmTimeout).
 	ConfirmTimeout time.Duration
+	// Stuck sets the stages of stuck detection (SPEC §2, stuck.go).
+	Stuck StuckOptions
 }
 
 // Session runs actions against one source, one at a time.
@@ -72,6 +74,9 @@ type Session struct {
 	red redactor
 	// rec is what the gate learned of the action running now.
 	rec *record
+	// sig is stuck detection's memory, and the problem and stuck lines of
+	// the action running now (signals.go).
+	sig signals
 }
 
 // New returns a session over src governed by pol.
@@ -100,6 +105,10 @@ type Reply struct {
 	Image []byte `json:"-"`
 	// Outcomes are the outcome lines at the top of Text.
 	Outcomes []string `json:"outcomes,omitempty"`
+	// Signals are the lines at the end of Text that are neither diff nor
+	// outcome: failed requests and console errors the action caused, and
+	// stuck detection's hint or warning.
+	Signals []string `json:"signals,omitempty"`
 	// Replaced says the document was replaced: Text is a snapshot.
 	Replaced bool `json:"replaced,omitempty"`
 	// Settled says how settling ended.
@@ -131,6 +140,7 @@ func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 	start := time.Now()
 	rec := &record{}
 	s.rec = rec
+	s.beginSignals()
 	var r Reply
 	var err error
 	if a.Kind == action.Batch {
@@ -146,7 +156,7 @@ func (s *Session) Run(ctx context.Context, a action.Action) (Reply, error) {
 		}
 	}
 	r.Timing.Total = time.Since(start)
-	r.Text = boundReply(s.redact(r.Text), s.maxReply())
+	r.Text, r.Signals = s.withSignals(boundReply(s.redact(r.Text), s.maxReply()))
 	s.shown(r.Text)
 	if err != nil {
 		s.shown(err.Error())
@@ -174,6 +184,15 @@ type stepResult struct {
 	replaced bool
 	settled  settle.Result
 	targets  []*tree.Node // the nodes acted on (a batch's steps'), whose focusing is no news
+	problems []Problem    // failed requests and console errors it caused
+}
+
+// target is the node the step acted on, or nil (a batch's last step's).
+func (r stepResult) target() *tree.Node {
+	if len(r.targets) == 0 {
+		return nil
+	}
+	return r.targets[len(r.targets)-1]
 }
 
 // step is one action carried out: the snapshots around it and its result.
@@ -220,6 +239,9 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	to, err := s.resolve(st.before, a.To)
 	if err != nil {
 		return nil, fmt.Errorf("drop target: %w", err)
+	}
+	if err := s.refuseStuck(a, target, st.before); err != nil {
+		return nil, err
 	}
 	permit, err := s.gate(ctx, a, target, to, st.before)
 	if err != nil {
@@ -269,6 +291,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 		st.res.settled = settle.Wait(ctx, w.Events(), s.opt.Settle)
 	}
 	st.res.outcomes, st.res.replaced = w.Stop()
+	st.res.problems = s.watched(w)
 	st.res.outcomes = append(append([]string{}, out.Outcomes...), st.res.outcomes...)
 	st.res.replaced = st.res.replaced || out.Replaced
 	st.timing.Settle = time.Since(t2)
@@ -282,6 +305,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 		st.after = st.before
 	}
 	st.timing.Diff = time.Since(t3)
+	s.observeStuck(a, st)
 	return st, nil
 }
 

@@ -376,7 +376,9 @@ func (b *bench) measureSnapshot(ctx context.Context, label string) (snapResult, 
 // session opened as every surface opens one (canopy.Open), -n times each,
 // and reports the medians of each step.
 func (b *bench) measureAction(ctx context.Context, label string) ([]actionResult, error) {
-	sess, err := canopy.Open(ctx, canopy.Config{Desktop: true, Session: session.Options{Surface: "bench"}})
+	// The same click back and forth is the point here: stuck detection,
+	// which would refuse the cycle, is off.
+	sess, err := canopy.Open(ctx, canopy.Config{Desktop: true, Session: session.Options{Surface: "bench", Stuck: session.StuckOff}})
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,9 @@ func newHandler(primary, cross string) (http.Handler, error) {
 	mux.HandleFunc("GET /hang", serveHang)
 	mux.HandleFunc("GET /cookie", serveCookie)
 	mux.HandleFunc("GET /bigtext", serveBigText)
+	mux.HandleFunc("POST /api/save", serveSaveFails)
+	mux.HandleFunc("GET /api/ok", serveOK)
+	mux.HandleFunc("/api/missing/", http.NotFound)
 	mux.HandleFunc("/landing/{name}", serveLanding)
 	mux.HandleFunc("GET /redirect", redirector(primary, cross))
 	mux.Handle("GET /pydoc/", pyDocHandler())
@@ -115,6 +118,17 @@ func serveHang(w http.ResponseWriter, r *http.Request) {
 	// Not every ResponseWriter can flush; blocking works regardless.
 	_ = http.NewResponseController(w).Flush()
 	<-r.Context().Done()
+}
+
+// serveSaveFails is a save the server refuses: 500, for failures.html.
+func serveSaveFails(w http.ResponseWriter, r *http.Request) {
+	http.Error(w, "the database is down", http.StatusInternalServerError)
+}
+
+// serveOK answers "saved", for failures.html's working button.
+func serveOK(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain")
+	io.WriteString(w, "saved")
 }
 
 // pyDocHandler serves PyDocDir under /pydoc/, or a one-line 404 when the

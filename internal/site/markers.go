@@ -34,6 +34,12 @@ func PageMarkers() map[string]Markers {
 		"/inbox.html": {
 			Visible: []string{"Inbox", "Helena", "Turpis gravida", "Quarterly numbers", "Drafts", "keyboard shortcuts", "nothing opened"},
 		},
+		"/failures.html": {
+			Visible: []string{"FAILURES-MARKER", "Save", "Broken", "Complain", "Flood", "Offline", "Dead", "Fine", "Broken assets"},
+		},
+		"/failures-assets.html": {
+			Visible: []string{"ASSETS-MARKER", "Logo"},
+		},
 		"/geo.html": {
 			Visible: []string{"Where am I", "Locate me", "Print this page", "nowhere yet", "GEO-PRINT-MARKER"},
 		},
