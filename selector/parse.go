@@ -63,10 +63,10 @@ func IsRef(s string) bool {
 }
 
 type parser struct {
-	src      string
-	in       []rune
-	pos      int
-	depth    int
+	src   string
+	in    []rune
+	pos   int
+	depth int
 }
 
 func (p *parser) eof() bool { return p.pos >= len(p.in) }
