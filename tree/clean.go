@@ -85,30 +85,8 @@ func cleanChildren(parent *Node, kids []*Node, names []string) []*Node {
 		}
 		kept = append(kept, c)
 	}
-	nameToggles(kept)
 	return dropRepeatedText(parent, kept, names)
 }
-
-// nameToggles names an unnamed checkbox, radio button or switch by the text
-// right beside it — the words a label the page forgot to tie to it shows
-// (`<input type=checkbox><label>Buy milk</label>`) — so it reads and is
-// targeted as the user sees it. The text, now its name, is dropped as a
-// repeat.
-func nameToggles(kids []*Node) {
-	for i, c := range kids {
-		if c.Name != "" || !toggleRoles[c.Role] {
-			continue
-		}
-		switch {
-		case i+1 < len(kids) && kids[i+1].Role == RoleText:
-			c.Name = kids[i+1].Name
-		case i > 0 && kids[i-1].Role == RoleText:
-			c.Name = kids[i-1].Name
-		}
-	}
-}
-
-var toggleRoles = map[string]bool{"checkbox": true, "radio": true, "switch": true, "menuitemcheckbox": true, "menuitemradio": true}
 
 // onlyTextChild reports whether n is unnamed, without ref, state or value,
 // and holds one text node and nothing else.

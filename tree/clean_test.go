@@ -335,27 +335,3 @@ func TestCleanMessyPage(t *testing.T) {
 		t.Errorf("Clean:\n%s\nwant:\n%s", got, want)
 	}
 }
-
-func TestCleanNamesTogglesByTheirText(t *testing.T) {
-	root := el(tree.RoleDocument, "",
-		el("listitem", "",
-			el("checkbox", ""),
-			el(tree.RoleText, "Buy milk"),
-			el("button", "Delete")),
-		el("listitem", "",
-			el(tree.RoleText, "Lights"),
-			el("switch", "")),
-		el("listitem", "",
-			el("checkbox", "Named"),
-			el(tree.RoleText, "other words")))
-	tree.Clean(root)
-	got := tree.Format(&tree.Snapshot{Root: root}, tree.Options{Full: true})
-	// A list item around one control is that control (passThrough).
-	want := " \"\"\n" +
-		"listitem\n  checkbox \"Buy milk\"\n  button \"Delete\"\n" +
-		"switch \"Lights\"\n" +
-		"listitem\n  checkbox \"Named\"\n  \"other words\"\n"
-	if got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
-}
