@@ -349,15 +349,7 @@ func (f *formatter) line(n *Node) string {
 		return quote(n.Name, limit)
 	}
 	var b strings.Builder
-	b.WriteString(n.Role)
-	if n.Name != "" {
-		b.WriteByte(' ')
-		b.WriteString(quote(n.Name, limit))
-	}
-	if n.Ref != "" {
-		b.WriteByte(' ')
-		b.WriteString(n.Ref)
-	}
+	writeHead(&b, n, limit)
 	if n.Level > 0 && n.Role == "heading" {
 		b.WriteString(" h")
 		b.WriteString(strconv.Itoa(n.Level))
@@ -380,6 +372,20 @@ func (f *formatter) line(n *Node) string {
 		b.WriteString(" (" + strconv.Itoa(options) + " " + pluralRole("option", options) + ")")
 	}
 	return b.String()
+}
+
+// writeHead writes the start every node line shares, ROLE "NAME" REF, with
+// the name cut to limit runes (0 = no limit).
+func writeHead(b *strings.Builder, n *Node, limit int) {
+	b.WriteString(n.Role)
+	if n.Name != "" {
+		b.WriteByte(' ')
+		b.WriteString(quote(n.Name, limit))
+	}
+	if n.Ref != "" {
+		b.WriteByte(' ')
+		b.WriteString(n.Ref)
+	}
 }
 
 // quote writes s in double quotes with `"` and `\` escaped and newlines as

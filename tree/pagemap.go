@@ -261,15 +261,7 @@ func RegionSummary(n *Node) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(n.Role)
-	if n.Name != "" {
-		b.WriteByte(' ')
-		b.WriteString(quote(n.Name, metaName))
-	}
-	if n.Ref != "" {
-		b.WriteByte(' ')
-		b.WriteString(n.Ref)
-	}
+	writeHead(&b, n, metaName)
 	b.WriteString(": ")
 	b.WriteString(strings.Join(facts, ", "))
 	return b.String()
