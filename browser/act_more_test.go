@@ -274,7 +274,7 @@ func TestActExtract(t *testing.T) {
 	// In a batch, form values are read from the tree too, and each reading
 	// ends its last line.
 	r = l.must(`type role:textbox name:Email "x@y.z" clear; extract form; extract role:main text`)
-	wantContains(t, "batch of readings", r.Text, `textbox "Email" e3 required = "x@y.z"`, "= not checked\n«page»\nSign in\n")
+	wantContains(t, "batch of readings", r.Text, `textbox "Email" e2 required = "x@y.z"`, "= not checked\n«page»\nSign in\n")
 	wantNot(t, "batch of readings", r.Text, "s3cret-pw")
 	for _, f := range []string{"markdown", "text"} {
 		r = l.must(`extract ` + f)

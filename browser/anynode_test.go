@@ -68,16 +68,16 @@ func lineWith(text, s string) string {
 func TestStaleRefRefused(t *testing.T) {
 	e := newAct(t, "/login.html")
 	first := e.must("snapshot").Text
-	if !strings.Contains(first, `button "Sign in" e6`) {
+	if !strings.Contains(first, `button "Sign in" e5`) {
 		t.Fatalf("login page refs changed; snapshot:\n%s", first)
 	}
 	e.must("navigate " + e.b.curTabURL()[:strings.Index(e.b.curTabURL(), "/login.html")] + "/inbox.html")
-	msg := e.fails("click e6")
-	if !strings.Contains(msg, "e6 was on 127.0.0.1:") || !strings.Contains(msg, "/login.html, which was replaced: take a new snapshot") {
+	msg := e.fails("click e5")
+	if !strings.Contains(msg, "e5 was on 127.0.0.1:") || !strings.Contains(msg, "/login.html, which was replaced: take a new snapshot") {
 		t.Errorf("old ref: %s", msg)
 	}
 	second := e.must("snapshot").Text
-	for _, ref := range []string{"e1 ", "e6 ", "e7\n"} {
+	for _, ref := range []string{"e1 ", "e5 ", "e6\n"} {
 		if strings.Contains(second, ref) {
 			t.Errorf("the new page reuses %s, a ref the agent saw on the old one:\n%s", strings.TrimSpace(ref), second)
 		}

@@ -82,13 +82,13 @@ func TestUnreachableURL(t *testing.T) {
 func TestSnapshotCommand(t *testing.T) {
 	s := serve(t)
 	code, out, errs := run(t, "snapshot", s.URL("/login.html"))
-	if code != 0 || !strings.HasPrefix(out, `tab 1 "Acme login" 127.0.0.1:`) || !strings.Contains(out, `textbox "Email" e3 required`) {
+	if code != 0 || !strings.HasPrefix(out, `tab 1 "Acme login" 127.0.0.1:`) || !strings.Contains(out, `textbox "Email" e2 required`) {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
-	code, out, _ = run(t, "snapshot", s.URL("/login.html"), "--scope", "e2")
+	code, out, _ = run(t, "snapshot", s.URL("/login.html"), "--scope", "e1")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 0 || len(lines) != 6 || !strings.HasPrefix(lines[1], `form "Login" e2`) || !strings.Contains(lines[0], "(scope e2)") {
-		t.Errorf("--scope e2: exit %d:\n%s", code, out)
+	if code != 0 || len(lines) != 6 || !strings.HasPrefix(lines[1], `form "Login" e1`) || !strings.Contains(lines[0], "(scope e1)") {
+		t.Errorf("--scope e1: exit %d:\n%s", code, out)
 	}
 	code, _, errs = run(t, "snapshot", s.URL("/login.html"), "--scope", "e99")
 	if code != ExitInput || !strings.Contains(errs, "no element has ref e99") {

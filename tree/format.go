@@ -189,9 +189,12 @@ func printed(n *Node) []*Node {
 // Its children are printed in its place, at its depth (they stay apart:
 // each is a line of its own). The tree keeps the paragraph, so runs of
 // paragraphs still elide together and selectors still find it.
+//
+// An unnamed main landmark without ref is transparent too: it only has no
+// ref when it holds the whole page (see soleMain).
 func transparent(n *Node) bool {
-	return n.Role == "paragraph" && n.Name == "" && n.Ref == "" && n.States == 0 && n.Value == "" &&
-		len(n.Children) > 0
+	return (n.Role == "paragraph" || n.Role == "main") && n.Name == "" && n.Ref == "" && n.States == 0 &&
+		n.Value == "" && len(n.Children) > 0
 }
 
 // summarised reports whether n is a collapsed combobox (a <select>) whose

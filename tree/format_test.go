@@ -372,3 +372,27 @@ func bigList(n int) *tree.Node {
 		keyed("s", el("search", "", keyed("q", &tree.Node{Role: "searchbox", Name: "Search", Value: "canopy"}))),
 		&tree.Node{Role: "heading", Name: fmt.Sprintf("%d results", n), Level: 2}, list))
 }
+
+// TestSoleMainNotPrinted: a main landmark that holds the whole page gets no
+// ref and is printed as its content; a main beside other content keeps its
+// line and ref.
+func TestSoleMainNotPrinted(t *testing.T) {
+	page := func(extra ...*tree.Node) *tree.Node {
+		main := &tree.Node{Role: "main", Key: "m", Children: []*tree.Node{
+			{Role: "heading", Name: "Sign in", Key: "h", Level: 1},
+			{Role: "button", Name: "Go", Key: "b"},
+		}}
+		return &tree.Node{Role: tree.RoleDocument, Name: "x", Key: "doc", Children: append([]*tree.Node{main}, extra...)}
+	}
+	format := func(root *tree.Node) string {
+		tree.NewRefs().Assign(root)
+		return tree.Format(&tree.Snapshot{Header: tree.Header{Kind: "tab", Title: "x"}, Root: root}, tree.Options{})
+	}
+	if got, want := format(page()), lines(`tab "x"`, `heading "Sign in" h1`, `button "Go" e1`); got != want {
+		t.Errorf("sole main:\n%s\nwant:\n%s", got, want)
+	}
+	nav := &tree.Node{Role: "navigation", Name: "Site", Key: "n"}
+	if got, want := format(page(nav)), lines(`tab "x"`, `main e1`, `  heading "Sign in" h1`, `  button "Go" e2`, `navigation "Site" e3`); got != want {
+		t.Errorf("main beside a navigation:\n%s\nwant:\n%s", got, want)
+	}
+}

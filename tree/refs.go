@@ -78,8 +78,9 @@ func (r *Refs) Assign(root *Node) {
 	defer r.mu.Unlock()
 	r.cur = root.Key // "" for a view that is no document (the desktop)
 	doc := r.cur
+	page := soleMain(root)
 	Walk(root, func(n *Node) bool {
-		if n.Key != "" && n != root && wantsRef(n) {
+		if n.Key != "" && n != root && n != page && wantsRef(n) {
 			n.Ref = r.forLocked(n.Key, doc)
 		} else if ref, ok := r.byKey[n.Key]; ok && n.Key != "" && n != root {
 			n.Ref = ref // minted earlier (find, an error's candidates)
@@ -191,6 +192,20 @@ func refNumber(ref string) int {
 		return 0
 	}
 	return n
+}
+
+// soleMain returns the unnamed main landmark that holds a document's whole
+// page, or nil. It gets no ref of its own (the document is the same scope),
+// so Format prints its children in its place: a line and an indent saved on
+// every line of the page. Selectors still find it (`role:main`).
+func soleMain(root *Node) *Node {
+	if root.Role != RoleDocument || len(root.Children) != 1 {
+		return nil
+	}
+	if m := root.Children[0]; m.Role == "main" && m.Name == "" && m.Value == "" && m.States == 0 {
+		return m
+	}
+	return nil
 }
 
 func wantsRef(n *Node) bool {
