@@ -69,6 +69,8 @@ type Desktop struct {
 	// windows are top-level windows announced by events (window:create,
 	// focus) that the desktop root may not list, by their app's bus name.
 	windows map[atspi.Ref]string
+	// shown are the windows the last snapshot held, by key (gone.go).
+	shown map[string]shownWindow
 	// cache holds each application's subtree as last read; dirty marks
 	// the bus names that sent events since.
 	cache map[atspi.Ref]*readApp

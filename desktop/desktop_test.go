@@ -28,6 +28,7 @@ func TestZenityEntry(t *testing.T) {
 	if !strings.Contains(r.Text, `opened dialog "Add item" (zenity) e`) {
 		t.Fatalf("open_app reply does not show the new dialog and its app:\n%s", r.Text)
 	}
+	opened := r.Text
 	golden(t, "zenity-open", renumber(r.Text))
 	golden(t, "zenity-tree", renumber(scoped(t, d, "app:zenity")))
 
@@ -55,6 +56,16 @@ func TestZenityEntry(t *testing.T) {
 	}
 	if !strings.Contains(r.Text, `closed dialog "Add item" (zenity) e`) {
 		t.Errorf("the click's diff does not say the dialog closed:\n%s", r.Text)
+	}
+	// The dialog's refs are refused with where they were, not as unknown.
+	ok := regexp.MustCompile(`button "OK" (e\d+)`).FindStringSubmatch(opened)
+	if ok == nil {
+		t.Fatalf("no OK button in the open_app reply:\n%s", opened)
+	}
+	_, err := s.Run(context.Background(), action.Action{Kind: action.Click, Target: ok[1]})
+	var stale *session.StaleRefError
+	if !errors.As(err, &stale) || !strings.Contains(err.Error(), ok[1]+` was in dialog "Add item" of zenity, which is gone: take a new snapshot`) {
+		t.Errorf("clicking %s of the closed dialog: %v", ok[1], err)
 	}
 }
 

@@ -127,6 +127,7 @@ func (d *Desktop) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, erro
 	// Clean is idempotent, so reused subtrees pass through unchanged.
 	tree.Clean(root)
 	d.refs.Assign(root)
+	d.retireGone(root) // gone.go
 	d.mu.Lock()
 	d.items = items
 	d.cache = cache

@@ -147,9 +147,35 @@ func (r *Refs) Retire(doc, where string) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.retire(func(o owned) bool { return o.doc == doc }, where)
+	if r.cur == doc {
+		r.cur = ""
+	}
+}
+
+// RetireKeys ends the nodes with these keys, wherever they are: the desktop
+// calls it for the controls of a window that went away, which have no
+// document of their own. Like [Refs.Retire], refs shown are remembered
+// with where, e.g. `in window "Save File" of mousepad, which is gone`.
+func (r *Refs) RetireKeys(keys []string, where string) {
+	if len(keys) == 0 {
+		return
+	}
+	set := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		set[k] = true
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.retire(func(o owned) bool { return set[o.key] }, where)
+}
+
+// retire drops the live refs whose owner ends, keeping those shown as gone;
+// numbering goes on after the highest ref shown or still live.
+func (r *Refs) retire(ends func(owned) bool, where string) {
 	top := r.shown
 	for ref, o := range r.live {
-		if o.doc != doc {
+		if !ends(o) {
 			top = max(top, refNumber(ref))
 			continue
 		}
@@ -160,9 +186,6 @@ func (r *Refs) Retire(doc, where string) {
 		}
 	}
 	r.next = top
-	if r.cur == doc {
-		r.cur = ""
-	}
 }
 
 // Gone returns where ref was when its document is gone, and true; false
