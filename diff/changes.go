@@ -68,7 +68,7 @@ func (d *differ) result() Diff {
 		// Not reported inside an added subtree: that prints as it is now;
 		// nor a closed dialog, which its outcome line says.
 		if !a.nodes[b.nodes[in.parent].match].added && !isDialog(in.node) {
-			c := Change{Op: Removed, Node: in.node, Subject: tree.Line(in.node), In: b.anchorRef(i)}
+			c := Change{Op: Removed, Node: in.node, Subject: tree.Cite(in.node), In: b.anchorRef(i)}
 			out = append(out, keyed{key: d.removedKey(i), sub: int(i), c: c})
 		}
 		i = in.end

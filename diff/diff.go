@@ -66,7 +66,9 @@ type Change struct {
 	// name is what changed); for a node without
 	// a ref whose name changed it is `"old" → "new"` (`heading "Old" →
 	// "New"`), since such a node is known by its text. For Removed it is the
-	// node's full [tree.Line]; for Added, the first added node's.
+	// node's full line as [tree.Cite] prints it (an unnamed container named
+	// by the text inside it, `listitem "Buy milk"`); for Added, the first
+	// added node's [tree.Line].
 	Subject string
 	// Fields lists what changed, e.g. `checked → not checked`,
 	// `value "" → "a@b.c"`, `order changed`; empty for Added and Removed.
