@@ -77,8 +77,8 @@ func TestClean(t *testing.T) {
 			in: []*tree.Node{
 				el("generic", "Copy path", el("button", "Copy path")),
 				withState(tree.Clickable, el("generic", "Copy link", el("image", ""), el("link", "copy link"))),
-				el("generic", "Card", el("button", "Card"), el("button", "Delete")), // two controls
-				withState(tree.Focused, el("generic", "Menu", el("button", "Menu"))),  // a state of its own
+				el("generic", "Card", el("button", "Card"), el("button", "Delete")),  // two controls
+				withState(tree.Focused, el("generic", "Menu", el("button", "Menu"))), // a state of its own
 			},
 			want: lines(`button "Copy path"`, `link "copy link"`,
 				`generic "Card"`, `  button "Card"`, `  button "Delete"`,

@@ -345,7 +345,7 @@ func Cite(n *Node) string {
 	if n.Name != "" || n.Ref != "" || n.Role == RoleText || len(n.Children) == 0 {
 		return Line(n)
 	}
-	t := firstText(n)
+	t := FirstText(n)
 	if t == "" {
 		return Line(n)
 	}
@@ -357,9 +357,11 @@ func Cite(n *Node) string {
 	return Line(&c)
 }
 
-// firstText returns the first text or name of something that is not a
-// control under n, else the first control's own name, else "".
-func firstText(n *Node) string {
+// FirstText returns what an unnamed container is known by: the first text,
+// or name of something that is not a control, under n (a list item's "Buy
+// milk", not its "Delete"); else the first control's own name; else "".
+// Borrowed names are skipped: their text is found where it is printed.
+func FirstText(n *Node) string {
 	text, control := "", ""
 	for _, c := range n.Children {
 		Walk(c, func(x *Node) bool {
