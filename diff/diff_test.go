@@ -213,6 +213,12 @@ func cases() []diffCase {
 			cb.Borrowed = true
 			l.Children = []*tree.Node{el("listitem", "", "", cb, text("Feed the cat"))}
 		}},
+		// An item edited in place keeps its checkbox: still that item, its
+		// text changed.
+		{name: "item_edited_in_place", before: todos(), edit: func(a *tree.Node) {
+			li := find(a, "e5").Children[0]
+			li.Children[0].Name, li.Children[1].Name = "Buy oat milk", "Buy oat milk"
+		}},
 		// A breadcrumb redrawn: what prints the same is one line with its
 		// new ref; what changed is removed and added.
 		{name: "rerendered", before: todos(), edit: func(a *tree.Node) {
