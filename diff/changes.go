@@ -222,7 +222,7 @@ func (d *differ) compare(bi, ai int32) (Change, bool) {
 		return Change{}, false // the common case, without allocating
 	}
 	c := Change{Op: Changed, Node: a, Before: b, Subject: short(b), In: d.a.anchorRef(ai)}
-	if b.Ref != a.Ref {
+	if b.Ref != a.Ref && b.Ref != "" && a.Ref != "" {
 		// Re-rendered as it was (differ.replaced): the new ref is the news.
 		c.Subject += " → " + a.Ref
 		return c, true
