@@ -68,7 +68,7 @@ func (d *differ) result() Diff {
 		// Not reported inside an added subtree: that prints as it is now;
 		// nor a closed dialog, which its outcome line says.
 		if !a.nodes[b.nodes[in.parent].match].added && !isDialog(in.node) {
-			c := Change{Op: Removed, Node: in.node, Subject: tree.Line(in.node), In: b.anchorRef(i)}
+			c := Change{Op: Removed, Node: in.node, Subject: tree.Cite(in.node), In: b.anchorRef(i)}
 			out = append(out, keyed{key: d.removedKey(i), sub: int(i), c: c})
 		}
 		i = in.end
@@ -218,10 +218,15 @@ func (d *differ) compare(bi, ai int32) (Change, bool) {
 	b, a := d.b.nodes[bi].node, d.a.nodes[ai].node
 	if b.Role == a.Role && b.Name == a.Name && b.Level == a.Level && b.Value == a.Value &&
 		(b.States^a.States)&^tree.Focused == 0 && !d.a.nodes[ai].reordered &&
-		(a.Ref == "" || d.b.anchorRef(bi) == d.a.anchorRef(ai)) {
+		(a.Ref == "" || d.b.anchorRef(bi) == d.a.anchorRef(ai)) && b.Ref == a.Ref {
 		return Change{}, false // the common case, without allocating
 	}
 	c := Change{Op: Changed, Node: a, Before: b, Subject: short(b), In: d.a.anchorRef(ai)}
+	if b.Ref != a.Ref && b.Ref != "" && a.Ref != "" {
+		// Re-rendered as it was (differ.replaced): the new ref is the news.
+		c.Subject += " → " + a.Ref
+		return c, true
+	}
 	if b.Role != a.Role {
 		c.Fields = append(c.Fields, "role "+b.Role+" → "+a.Role)
 	}

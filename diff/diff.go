@@ -20,8 +20,15 @@
 //     subsequence; any others mean the parent's order changed), and between
 //     two anchors the children without refs are matched by role and name —
 //     a common prefix and suffix first, then an LCS when the gap is small,
-//     then by position. Left-over nodes at the same position with the same
-//     role pair up as "changed text". New pairs are aligned in turn.
+//     then by position. In the LCS a container is known by its first
+//     control while that control is still there, and an unnamed list item,
+//     tree item, row or article by its first text ([tree.FirstText]).
+//     Left-over nodes at the same position with the same role pair up as
+//     "changed text" — but not two unnamed items with different texts:
+//     another item took the place, one is removed and one added. Children
+//     with refs that are gone and new ones that print the same but for the
+//     ref (a node the page re-rendered as it was) pair up, in order, as one
+//     `~ … e12 → e17` line. New pairs are aligned in turn.
 //
 // Every step is linear in the number of nodes except the LCS, which only runs
 // on gaps of at most [maxLCS] pairs; a 1,000-row table diffs in a few
@@ -65,8 +72,12 @@ type Change struct {
 	// not repeat the states and value it then describes (`role ref` when the
 	// name is what changed); for a node without
 	// a ref whose name changed it is `"old" → "new"` (`heading "Old" →
-	// "New"`), since such a node is known by its text. For Removed it is the
-	// node's full [tree.Line]; for Added, the first added node's.
+	// "New"`), since such a node is known by its text; for a node the page
+	// re-rendered as it was, under a new ref, it is `role "name" e12 → e17`
+	// and Fields is empty. For Removed it is the
+	// node's full line as [tree.Cite] prints it (an unnamed container named
+	// by the text inside it, `listitem "Buy milk"`); for Added, the first
+	// added node's [tree.Line].
 	Subject string
 	// Fields lists what changed, e.g. `checked → not checked`,
 	// `value "" → "a@b.c"`, `order changed`; empty for Added and Removed.

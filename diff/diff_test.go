@@ -103,6 +103,35 @@ func loginPage() *tree.Node {
 	)
 }
 
+// todos is a list of unnamed items, each a checkbox named by the text beside
+// it and that text (TodoMVC's), and a breadcrumb of clickable generics.
+func todos() *tree.Node {
+	item := func(ref, text string) *tree.Node {
+		cb := el("checkbox", text, ref)
+		cb.Borrowed = true
+		return el("listitem", "", "", cb, el(tree.RoleText, text, ""))
+	}
+	crumb := func(ref, name string) *tree.Node {
+		return with(el("generic", name, ref), func(n *tree.Node) { n.States = tree.Clickable })
+	}
+	return el(tree.RoleDocument, "Todos", "",
+		el("navigation", "", "e1", crumb("e2", "order"), crumb("e3", "customer")),
+		el("list", "", "e5", item("e20", "Buy milk"), item("e21", "Walk the dog")),
+	)
+}
+
+// rerender gives every ref under n a new number, as a page that rebuilds
+// its DOM does.
+func rerender(n *tree.Node) {
+	tree.Walk(n, func(x *tree.Node) bool {
+		if x.Ref != "" {
+			k, _ := strconv.Atoi(x.Ref[1:])
+			x.Ref = "e" + strconv.Itoa(k+100)
+		}
+		return true
+	})
+}
+
 // table builds a page with a table of rows rows, each with a few cells.
 func table(rows int) *tree.Node {
 	t := el("table", "Users", "e1")
@@ -168,6 +197,36 @@ func cases() []diffCase {
 		{name: "list_item_removed", before: loginPage(), edit: func(a *tree.Node) {
 			l := find(a, "e5")
 			l.Children = l.Children[1:]
+		}},
+		// A filter on a list the page rebuilds: the item that went is
+		// named by its text, and the one that stayed is the same item
+		// under a new ref, not the first item renamed.
+		{name: "items_filtered", before: todos(), edit: func(a *tree.Node) {
+			l := find(a, "e5")
+			l.Children = l.Children[1:]
+			rerender(l.Children[0])
+		}},
+		// Another item in the same place is one removed and one added.
+		{name: "item_replaced", before: todos(), edit: func(a *tree.Node) {
+			l := find(a, "e5")
+			cb := el("checkbox", "Feed the cat", "e30")
+			cb.Borrowed = true
+			l.Children = []*tree.Node{el("listitem", "", "", cb, text("Feed the cat"))}
+		}},
+		// An item edited in place keeps its checkbox: still that item, its
+		// text changed.
+		{name: "item_edited_in_place", before: todos(), edit: func(a *tree.Node) {
+			li := find(a, "e5").Children[0]
+			li.Children[0].Name, li.Children[1].Name = "Buy oat milk", "Buy oat milk"
+		}},
+		// A breadcrumb redrawn: what prints the same is one line with its
+		// new ref; what changed is removed and added.
+		{name: "rerendered", before: todos(), edit: func(a *tree.Node) {
+			nav := find(a, "e1")
+			for _, c := range nav.Children {
+				rerender(c)
+			}
+			nav.Children[1].Name = "status"
 		}},
 		{name: "status_text", before: loginPage(), edit: func(a *tree.Node) {
 			find(a, "Saving…").Name = "Saved"

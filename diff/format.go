@@ -32,6 +32,7 @@ type Options struct {
 //	+ NODE-LINE (in eN)                  added, subtree lines follow as "+   …"
 //	- NODE-LINE (in eN)                  removed: one line, no subtree
 //	~ SUBJECT: FIELD, FIELD (in eN)      changed
+//	~ SUBJECT → eN                       re-rendered as it was, under a new ref
 //	> SUBJECT moved to eN: FIELD, FIELD  moved under another ref'd ancestor
 //
 // ` (in eN)` appears only on nodes without a ref. An empty diff prints

@@ -60,6 +60,12 @@ func index(root *tree.Node) *side {
 	return s
 }
 
+// has reports whether a node of the tree has ref.
+func (s *side) has(ref string) bool {
+	_, ok := s.byRef[ref]
+	return ok
+}
+
 // anchorRef returns the ref of node i's nearest ancestor with a ref.
 func (s *side) anchorRef(i int32) string {
 	if a := s.nodes[i].anchor; a >= 0 {
@@ -148,6 +154,45 @@ func (d *differ) align(bi, ai int32) {
 		d.alignGap(unreffed(d.b, bk[pb+1:c[0]]), unreffed(d.a, ak[pa+1:c[1]]))
 		pb, pa = c[0], c[1]
 	}
+	d.replaced(bk, ak)
+}
+
+// replaced pairs the children with refs that are gone (bk, before) with new
+// ones (ak, after) that print the same but for the ref, in order: a node
+// the page re-rendered as it was (a breadcrumb redrawn, a list rebuilt by
+// innerHTML). Such a pair is one `~ … e12 → e17` line, not a `-` and a `+`
+// of the same thing. Only nodes whose subtrees hold no other ref pair up,
+// so no new ref goes unsaid.
+func (d *differ) replaced(bk, ak []int32) {
+	from := 0
+	for _, x := range bk {
+		if d.b.nodes[x].match >= 0 || d.b.node(x).Ref == "" {
+			continue
+		}
+		for k := from; k < len(ak); k++ {
+			y := ak[k]
+			if d.a.nodes[y].match < 0 && d.a.node(y).Ref != "" && sameModuloRef(d.b.node(x), d.a.node(y)) {
+				d.pair(x, y)
+				from = k + 1
+				break
+			}
+		}
+	}
+}
+
+// sameModuloRef reports whether x and y print the same, focus and the refs
+// of x and y themselves aside, and hold no refs below them.
+func sameModuloRef(x, y *tree.Node) bool {
+	if x.Role != y.Role || x.Name != y.Name || x.Value != y.Value || x.Level != y.Level ||
+		(x.States^y.States)&^tree.Focused != 0 || len(x.Children) != len(y.Children) {
+		return false
+	}
+	for k, c := range x.Children {
+		if c.Ref != "" || y.Children[k].Ref != "" || !sameModuloRef(c, y.Children[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameChildren reports whether two child lists are the same refs and the
@@ -192,7 +237,7 @@ func (d *differ) alignGap(ub, ua []int32) {
 		d.byPosition(ub, ua)
 		return
 	}
-	kb, ka := keys(d.b, ub), keys(d.a, ua)
+	kb, ka := keys(d.b, d.a, ub), keys(d.a, d.b, ua)
 	// l[i][j] is the LCS length of kb[i:] and ka[j:].
 	w := len(ka) + 1
 	l := make([]int32, (len(kb)+1)*w)
@@ -223,12 +268,22 @@ func (d *differ) alignGap(ub, ua []int32) {
 }
 
 // byPosition pairs the k-th nodes of two lists when they have the same role:
-// the same place in the page, with changed text or content.
+// the same place in the page, with changed text or content. Two unnamed
+// items whose texts differ are not paired: another item took the place
+// (a filter, a re-rendered list), which reads as one removed and one added,
+// not as one item renamed.
 func (d *differ) byPosition(ub, ua []int32) {
 	for k := range min(len(ub), len(ua)) {
-		if d.b.node(ub[k]).Role == d.a.node(ua[k]).Role {
-			d.pair(ub[k], ua[k])
+		x, y := d.b.node(ub[k]), d.a.node(ua[k])
+		if x.Role != y.Role {
+			continue
 		}
+		if item(x) && item(y) {
+			if tx, ty := tree.FirstText(x), tree.FirstText(y); tx != "" && ty != "" && tx != ty {
+				continue
+			}
+		}
+		d.pair(ub[k], ua[k])
 	}
 }
 
@@ -242,23 +297,44 @@ func sameKey(x, y *tree.Node) bool {
 	return x.Name != "" || signature(x) == signature(y)
 }
 
-func keys(s *side, is []int32) []string {
+// keys returns the LCS keys of nodes is of side s; other is the other tree.
+func keys(s, other *side, is []int32) []string {
 	out := make([]string, len(is))
 	for k, i := range is {
 		n := s.node(i)
-		if ref := firstRef(n); ref != "" {
+		if ref := firstRef(n); ref != "" && other.has(ref) {
 			// A container of controls (a cell with buttons) is known by
 			// its first control, whatever its name (made of its content)
-			// says now.
+			// says now — as long as that control is still there.
 			out[k] = n.Role + "\x00@" + ref
 			continue
 		}
 		out[k] = n.Role + "\x00" + n.Name
-		if n.Name == "" {
+		switch {
+		case n.Name != "":
+		case item(n):
+			// A re-rendered item (its controls are new nodes) is known
+			// by its text: the same text is the same item, other text
+			// another item.
+			out[k] += "\x00" + tree.FirstText(n)
+		default:
 			out[k] += "\x00" + strconv.FormatUint(signature(n), 36)
 		}
 	}
 	return out
+}
+
+// item reports whether n is an unnamed item of a list, tree or table, known
+// by its text (tree.FirstText) rather than by its place.
+func item(n *tree.Node) bool {
+	if n.Name != "" {
+		return false
+	}
+	switch n.Role {
+	case "listitem", "treeitem", "row", "article":
+		return true
+	}
+	return false
 }
 
 // firstRef returns the first ref in a short walk of n's subtree, or "".

@@ -57,6 +57,32 @@ func TestResolveAnyNode(t *testing.T) {
 	}
 }
 
+// A checkbox named by the text beside it (tree.Node.Borrowed) is found by
+// name:, and text: finds the text itself, not the checkbox too.
+func TestBorrowedNameIsNotText(t *testing.T) {
+	snaps := []*tree.Snapshot{{
+		Header: tree.Header{Kind: "tab", Index: 1, Title: "Todos"},
+		Root: keyed("document", "Todos", "doc",
+			keyed("listitem", "", "li",
+				&tree.Node{Role: "checkbox", Name: "Buy milk", Ref: "e1", Key: "cb", Borrowed: true},
+				keyed("text", "Buy milk", "label"))),
+	}}
+	for _, tt := range []struct{ sel, key string }{
+		{`text:"Buy milk"`, "label"},
+		{`role:checkbox name:"Buy milk"`, "cb"},
+		{`role:listitem text:"Buy milk"`, "li"},
+	} {
+		got, _, err := Resolve(snaps, MustParse(tt.sel))
+		if err != nil {
+			t.Errorf("Resolve(%s): %v", tt.sel, err)
+			continue
+		}
+		if got.Key != tt.key {
+			t.Errorf("Resolve(%s) = %s (key %q), want key %q", tt.sel, tree.Line(got), got.Key, tt.key)
+		}
+	}
+}
+
 func TestAmbiguousContext(t *testing.T) {
 	snaps := inbox()
 	_, _, err := Resolve(snaps, MustParse(`role:button name:Archive`))

@@ -424,8 +424,9 @@ func (ev *evaluator) covered(a *atom) []bool {
 	return c
 }
 
-// textOf returns the visible text of the node at i: its name, its value
-// unless protected, and the same of every descendant, whitespace-collapsed.
+// textOf returns the visible text of the node at i: its name (unless
+// borrowed from the text beside it, [tree.Node.Borrowed]), its value unless
+// protected, and the same of every descendant, whitespace-collapsed.
 func (ev *evaluator) textOf(i int) string {
 	if ev.textDone == nil {
 		n := len(ev.ix.nodes)
@@ -436,7 +437,10 @@ func (ev *evaluator) textOf(i int) string {
 	}
 	n := ev.ix.nodes[i]
 	var b strings.Builder
-	b.WriteString(n.Name)
+	if !n.Borrowed {
+		// A borrowed name is the text beside the node, matched there.
+		b.WriteString(n.Name)
+	}
 	if n.Value != "" && !n.States.Has(tree.Protected) {
 		b.WriteByte(' ')
 		b.WriteString(n.Value)

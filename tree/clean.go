@@ -49,7 +49,7 @@ func cleanChildren(parent *Node, kids []*Node, names []string) []*Node {
 			// The neighbouring text carries the spaces around it.
 			c = &Node{Role: RoleText, Name: textOf(c), Key: c.Key, Block: c.Block}
 		}
-		if flattenable(c) || passThrough(c) {
+		if flattenable(c) || passThrough(c) || namedWrapper(c) {
 			if c.Block {
 				// The block's text keeps its boundary with what is
 				// around it once it moves up.
@@ -85,8 +85,44 @@ func cleanChildren(parent *Node, kids []*Node, names []string) []*Node {
 		}
 		kept = append(kept, c)
 	}
+	nameToggles(parent, kept)
 	return dropRepeatedText(parent, kept, names)
 }
+
+// nameToggles names an unnamed checkbox, radio button or switch among kids,
+// the cleaned children of parent, by the text right beside it (after it,
+// else before it) when parent is an item or a label-like box: the words a
+// label the page forgot to tie to the control shows, so the control reads
+// and is targeted as the user sees it (`check role:checkbox name:"Buy
+// milk"`). The name is [Node.Borrowed]: the text stays, so the container
+// keeps its line and its other children (passThrough does not fold a list
+// item into its checkbox).
+func nameToggles(parent *Node, kids []*Node) {
+	if !toggleHolders[parent.Role] {
+		return
+	}
+	for i, c := range kids {
+		if c.Name != "" || !toggleRoles[c.Role] {
+			continue
+		}
+		switch {
+		case i+1 < len(kids) && kids[i+1].Role == RoleText:
+			c.Name, c.Borrowed = kids[i+1].Name, true
+		case i > 0 && kids[i-1].Role == RoleText:
+			c.Name, c.Borrowed = kids[i-1].Name, true
+		}
+	}
+}
+
+var (
+	toggleRoles = set("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio")
+	// toggleHolders are the containers in which the text beside a toggle
+	// is its label: an item, a row or cell, or a small box of its own (a
+	// wrapper's children are cleaned before it is flattened). A form or a
+	// page is not: the text after a checkbox there may be anything.
+	toggleHolders = set("listitem", "treeitem", "option", "menuitem", "row", "cell", "gridcell",
+		"label", "paragraph", RoleGeneric)
+)
 
 // onlyTextChild reports whether n is unnamed, without ref, state or value,
 // and holds one text node and nothing else.
@@ -164,6 +200,29 @@ func passThrough(n *Node) bool {
 	return false
 }
 
+// namedWrapper reports whether n is a generic wrapper named like the one
+// control inside it (`<div aria-label="Copy"><button aria-label="Copy">`):
+// its line would only say the control's name again, so the control moves up
+// in its place. A wrapper with a value or a state besides clickable keeps
+// its line; the control inside takes the click.
+func namedWrapper(n *Node) bool {
+	if n.Role != RoleGeneric || n.Name == "" || n.Value != "" || n.States&^Clickable != 0 {
+		return false
+	}
+	var only *Node
+	count := 0
+	for _, c := range n.Children {
+		Walk(c, func(x *Node) bool {
+			if IsActionRole(x.Role) || x.States.Has(Clickable) {
+				only = x
+				count++
+			}
+			return count < 2
+		})
+	}
+	return count == 1 && sameText(only.Name, n.Name)
+}
+
 // empty reports whether n says nothing at all: no name, value, state or
 // children, and not a control (an empty textbox still matters).
 func empty(n *Node) bool {
@@ -205,7 +264,7 @@ func textOf(n *Node) string {
 	var b strings.Builder
 	for _, c := range n.Children {
 		Walk(c, func(x *Node) bool {
-			if x.Role == RoleText || x.Name != "" && len(x.Children) == 0 {
+			if x.Role == RoleText || x.Name != "" && len(x.Children) == 0 && !x.Borrowed {
 				b.WriteString(x.Name)
 				b.WriteByte(' ')
 			}
@@ -246,7 +305,7 @@ func dropRepeatedText(parent *Node, kids []*Node, names []string) []*Node {
 	}
 	siblings := map[string]bool{}
 	for _, c := range kids {
-		if c.Role != RoleText && c.Name != "" {
+		if c.Role != RoleText && c.Name != "" && !c.Borrowed {
 			siblings[normText(c.Name)] = true
 		}
 	}
@@ -331,7 +390,10 @@ func normText(s string) string {
 
 func sameText(a, b string) bool { return normText(a) == normText(b) }
 
-// CollapseSpace trims s and collapses every run of white space to one space.
+// CollapseSpace trims s, collapses every run of white space to one space and
+// drops the invisible characters pages put in text only to steer line breaks
+// (see [invisible]). It is the one normalisation of names: Clean applies it
+// to every name and text, and selectors to what they are asked to match.
 func CollapseSpace(s string) string {
 	if s == "" {
 		return s
@@ -340,6 +402,9 @@ func CollapseSpace(s string) string {
 	b.Grow(len(s))
 	space := false
 	for _, r := range s {
+		if invisible(r) {
+			continue
+		}
 		if unicode.IsSpace(r) {
 			space = b.Len() > 0
 			continue
@@ -351,4 +416,17 @@ func CollapseSpace(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// invisible reports whether r is a character that shows nothing and means
+// nothing to a reader: a zero-width space or word joiner (a line-break
+// hint: Swagger UI writes "/pets\u200b/{id}"), a zero-width no-break space
+// (a stray byte-order mark) or a soft hyphen. Joiners that shape emoji and
+// scripts (U+200C, U+200D) and direction marks stay.
+func invisible(r rune) bool {
+	switch r {
+	case '\u200b', '\u2060', '\ufeff', '\u00ad':
+		return true
+	}
+	return false
 }

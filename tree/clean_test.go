@@ -73,6 +73,23 @@ func TestClean(t *testing.T) {
 			want: lines(`generic "Card"`, `  button "OK"`),
 		},
 		{
+			name: "generic named like its one control gives way to it",
+			in: []*tree.Node{
+				el("generic", "Copy path", el("button", "Copy path")),
+				withState(tree.Clickable, el("generic", "Copy link", el("image", ""), el("link", "copy link"))),
+				el("generic", "Card", el("button", "Card"), el("button", "Delete")),  // two controls
+				withState(tree.Focused, el("generic", "Menu", el("button", "Menu"))), // a state of its own
+			},
+			want: lines(`button "Copy path"`, `link "copy link"`,
+				`generic "Card"`, `  button "Card"`, `  button "Delete"`,
+				`generic "Menu" {focused}`, `  button "Menu"`),
+		},
+		{
+			name: "invisible characters dropped from names and text",
+			in:   []*tree.Node{el("button", "get \u200b/pets\u200b/{id}"), txt("co\u00adop\u2060er\ufeffate")},
+			want: lines(`button "get /pets/{id}"`, `text "cooperate"`),
+		},
+		{
 			name: "adjacent text merged with its own spacing",
 			in:   []*tree.Node{txt("Click "), txt("here"), el("button", "Go"), txt("Hello"), txt("world")},
 			want: lines(`text "Click here"`, `button "Go"`, `text "Helloworld"`),
@@ -333,5 +350,48 @@ func TestCleanMessyPage(t *testing.T) {
 	)
 	if got := dump(root); got != want {
 		t.Errorf("Clean:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestCleanNamesTogglesByTheirText(t *testing.T) {
+	root := el(tree.RoleDocument, "",
+		el("list", "",
+			el("listitem", "",
+				el("generic", "", el("checkbox", ""), el("label", "", txt("Buy milk")), el("button", "Delete"))),
+			el("listitem", "", el("checkbox", ""), txt("Walk the dog")),
+			el("listitem", "", txt("Lights"), el("switch", "")),
+			el("listitem", "", el("checkbox", "Named"), txt("other words"))),
+		el("form", "", el("checkbox", ""), txt("Not its label: a form is no item")))
+	tree.Clean(root)
+	// The text stays beside its control: the item keeps its line (a list
+	// item around one control would fold into it) and its other children.
+	want := lines(
+		`list`,
+		`  listitem`,
+		`    checkbox "Buy milk"`,
+		`    text "Buy milk"`,
+		`    button "Delete"`,
+		`  listitem`,
+		`    checkbox "Walk the dog"`,
+		`    text "Walk the dog"`,
+		`  listitem`,
+		`    text "Lights"`,
+		`    switch "Lights"`,
+		`  listitem`,
+		`    checkbox "Named"`,
+		`    text "other words"`,
+		`form`,
+		`  checkbox`,
+		`  text "Not its label: a form is no item"`)
+	if got := dump(root); got != want {
+		t.Errorf("Clean:\n%s\nwant:\n%s", got, want)
+	}
+	if c := root.Children[0].Children[0].Children[0]; !c.Borrowed {
+		t.Errorf("%s: the name is not marked borrowed", tree.Line(c))
+	}
+	// Idempotent: a second Clean does not drop the text as a repeat.
+	before := dump(root)
+	if tree.Clean(root); dump(root) != before {
+		t.Errorf("second Clean changed the tree:\n%s\nwant:\n%s", dump(root), before)
 	}
 }

@@ -335,6 +335,59 @@ func Line(n *Node) string {
 	return f.line(n)
 }
 
+// maxCite is how many runes of the text inside an unnamed container name it
+// in [Cite]: enough to tell items apart, not a whole item.
+const maxCite = 40
+
+// Cite renders n as [Line] does, except that an unnamed container without a
+// ref, which an agent knows only by what it holds, is named by the first
+// text inside it (a control's name only when it holds no other), cut to
+// maxCite runes: `listitem "Buy milk"`. Diffs cite removed nodes with it,
+// so that a reply says which item went, not only that one did.
+func Cite(n *Node) string {
+	if n.Name != "" || n.Ref != "" || n.Role == RoleText || len(n.Children) == 0 {
+		return Line(n)
+	}
+	t := FirstText(n)
+	if t == "" {
+		return Line(n)
+	}
+	if r := []rune(t); len(r) > maxCite {
+		t = strings.TrimRight(string(r[:maxCite-1]), " ") + "…"
+	}
+	c := *n
+	c.Name = t
+	return Line(&c)
+}
+
+// FirstText returns what an unnamed container is known by: the first text,
+// or name of something that is not a control, under n (a list item's "Buy
+// milk", not its "Delete"); else the first control's own name; else "".
+// Borrowed names are skipped: their text is found where it is printed.
+func FirstText(n *Node) string {
+	text, control := "", ""
+	for _, c := range n.Children {
+		Walk(c, func(x *Node) bool {
+			switch {
+			case text != "":
+				return false
+			case x.Name == "" || x.Borrowed:
+			case IsActionRole(x.Role) || x.States.Has(Clickable):
+				if control == "" {
+					control = x.Name
+				}
+			default:
+				text = x.Name
+			}
+			return text == ""
+		})
+	}
+	if text != "" {
+		return text
+	}
+	return control
+}
+
 // line renders one node: ROLE "NAME" REF LEVEL STATES VALUE. Text and
 // paragraphs of plain text print as a bare quoted string.
 func (f *formatter) line(n *Node) string {

@@ -66,6 +66,33 @@ func TestFormatLine(t *testing.T) {
 	}
 }
 
+func TestCite(t *testing.T) {
+	borrowed := &tree.Node{Role: "checkbox", Name: "Buy milk", Ref: "e3", Borrowed: true}
+	long := strings.Repeat("abcdefghij ", 6)
+	for _, tt := range []struct {
+		n    *tree.Node
+		want string
+	}{
+		// Known by the first text inside it, not by its controls.
+		{el("listitem", "", borrowed, txt("Buy milk"), &tree.Node{Role: "button", Name: "Delete", Ref: "e4"}),
+			`listitem "Buy milk"`},
+		{el("listitem", "", &tree.Node{Role: "button", Name: "Delete", Ref: "e4"}, el("heading", "Apollo")),
+			`listitem "Apollo"`},
+		// Only controls: the first one's name.
+		{el("listitem", "", &tree.Node{Role: "link", Name: "Apollo", Ref: "e4"}, &tree.Node{Role: "button", Name: "Delete", Ref: "e5"}),
+			`listitem "Apollo"`},
+		{el("article", "", txt(long)), `article "abcdefghij abcdefghij abcdefghij abcdef…"`},
+		// A name, a ref or no content: its line.
+		{el("listitem", "Bread"), `listitem "Bread"`},
+		{&tree.Node{Role: "list", Ref: "e5", Children: []*tree.Node{txt("x")}}, `list e5`},
+		{el("listitem", ""), `listitem`},
+	} {
+		if got := tree.Cite(tt.n); got != tt.want {
+			t.Errorf("Cite = %s, want %s", got, tt.want)
+		}
+	}
+}
+
 func TestFormatProtectedValueNeverPrinted(t *testing.T) {
 	pw := &tree.Node{Role: "textbox", Name: "Password", Ref: "e1", Value: "s3cr3t-VALUE", States: tree.Protected}
 	root := el(tree.RoleDocument, "", el("form", "Login", pw))

@@ -42,6 +42,13 @@ type Node struct {
 	// Clean flattens it and merges text. Inline markup (<b>, <span>) is not
 	// a block and merges. Not printed.
 	Block bool `json:"-"`
+	// Borrowed says Name is not the node's own but the text printed right
+	// beside it, which Clean lends to an unlabelled checkbox, radio button
+	// or switch (`<li><input type=checkbox><label>Buy milk</label>`). That
+	// text keeps its own line (it is an element of its own: TodoMVC edits
+	// an item when its text is double-clicked), and text: finds the text,
+	// not the control. Not printed.
+	Borrowed bool `json:"-"`
 	// Hint is a name of last resort for an unnamed clickable node (a title,
 	// an image's alt, a class word), used only when Name stays empty.
 	Hint string `json:"-"`
