@@ -198,6 +198,9 @@ func (b *Browser) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 // do dispatches one action to its implementation.
 func (b *Browser) do(ctx context.Context, a action.Action, h *handle, to *tree.Node) (session.Output, error) {
 	tab := chromedpTarget(b.tabCtx())
+	if spec, _ := action.SpecOf(a.Kind); !spec.Reads {
+		b.touched() // kept.go: our input can change what no event reports (:hover)
+	}
 	switch a.Kind {
 	case action.Click, action.DoubleClick, action.Hover:
 		return session.Output{}, b.pointer(ctx, tab, h, a)

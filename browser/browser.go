@@ -100,6 +100,10 @@ type Options struct {
 	// notifications…) granted to every site from the start, headless or
 	// not: a page asking for them gets them without a prompt.
 	Grant []string
+	// DriftCheck makes every read the kept tree would answer read the page
+	// again and compare: a difference fails the read (a debug mode for
+	// tests; $CANOPY_DRIFT_CHECK=1 on the command line). See kept.go.
+	DriftCheck bool
 }
 
 // Browser is one connection to Chromium and the current tab. Its refs stay
@@ -107,6 +111,8 @@ type Options struct {
 // for concurrent use but actions on one tab are serialised.
 type Browser struct {
 	log      *slog.Logger
+	// driftCheck is Options.DriftCheck.
+	driftCheck bool
 	launched bool // canopy started this browser (and will stop it)
 
 	cancelAlloc context.CancelFunc
@@ -154,7 +160,7 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 	}
 	b := &Browser{log: log, refs: opt.Refs, frames: map[target.ID]*frameSession{},
 		downloadDir: opt.DownloadDir, askDownloads: opt.AskDownloads && opt.CDP == "", headless: opt.CDP == "" && !opt.Headful,
-		noDisplay: opt.CDP == "" && displayless(opt.Env)}
+		noDisplay: opt.CDP == "" && displayless(opt.Env), driftCheck: opt.DriftCheck}
 	if b.refs == nil {
 		b.refs = tree.NewRefs()
 	}

@@ -16,6 +16,9 @@ type domFacts struct {
 	nodes map[cdp.BackendNodeID]*domNode
 	// docs maps a frame id to its document's scroll offset.
 	docs map[cdp.FrameID]scroll
+	// shadow says a document holds shadow roots, whose mutations the
+	// observer does not hear: its tree is not kept (kept.go).
+	shadow bool
 }
 
 type scroll struct{ x, y float64 }
@@ -65,6 +68,9 @@ func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {
 		nodes := d.Nodes
 		if nodes == nil {
 			continue
+		}
+		if nodes.ShadowRootType != nil && len(nodes.ShadowRootType.Index) > 0 {
+			f.shadow = true
 		}
 		all := make([]*domNode, len(nodes.BackendNodeID))
 		for i, id := range nodes.BackendNodeID {

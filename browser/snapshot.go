@@ -26,6 +26,16 @@ type Stats struct {
 	CDPTime  time.Duration `json:"cdp_ns"`    // wall time spent waiting on CDP
 	WallTime time.Duration `json:"wall_ns"`   // whole snapshot
 	Settled  time.Duration `json:"settle_ns"` // unused until actions settle; kept for --json
+	// Reused says nothing changed since the last read: its tree answered
+	// (kept.go), and the other figures are that read's.
+	Reused bool `json:"reused,omitempty"`
+	// Whole says why the tree of this read will not answer the next one
+	// when nothing changes: shadow roots, frames in another process, a
+	// page read on demand.
+	Whole string `json:"not_kept,omitempty"`
+	// Checked says the kept tree would have answered, and the drift check
+	// (Options.DriftCheck) found a fresh read the same.
+	Checked bool `json:"drift_checked,omitempty"`
 }
 
 // LastStats returns the cost of the latest snapshot read.
@@ -46,8 +56,16 @@ type SnapshotOptions struct {
 // Snapshot reads the current tab — every frame, in-process or not, and every
 // shadow root — into one cleaned tree with stable refs. A frame that goes
 // away while it is read is left out and noted in the header.
+//
+// While nothing changed since the last read, its tree answers (kept.go).
 func (b *Browser) Snapshot(ctx context.Context, opt SnapshotOptions) (*tree.Snapshot, Stats, error) {
-	start := time.Now()
+	return b.read(ctx, opt, true)
+}
+
+// read is Snapshot; reuse false reads the page even when the kept tree
+// could answer (the drift check's fresh read).
+func (b *Browser) read(ctx context.Context, opt SnapshotOptions, reuse bool) (*tree.Snapshot, Stats, error) {
+	begin := time.Now()
 	var st Stats
 	c := chromedp.FromContext(b.tabCtx())
 	if c == nil || c.Target == nil {
@@ -64,12 +82,27 @@ func (b *Browser) Snapshot(ctx context.Context, opt SnapshotOptions) (*tree.Snap
 		return nil, st, err
 	}
 
+	t := b.curTab()
+	if reuse {
+		if k := b.reusable(ctx, t, tab); k != nil {
+			snap, kst := b.reuse(k)
+			if b.driftCheck {
+				return b.checkDrift(ctx, opt, snap)
+			}
+			b.mu.Lock()
+			b.last = snap.Root
+			b.stats = kst
+			b.mu.Unlock()
+			return snap, kst, nil
+		}
+	}
+	start := b.startRead(ctx, t, tab)
 	frames, err := b.discoverFrames(ctx, tab, tabID)
 	if err != nil {
 		return nil, st, err
 	}
 	fetched := b.fetch(ctx, frames, opt.Full)
-	st.CDPTime = time.Since(start)
+	st.CDPTime = time.Since(begin)
 	if err := ctx.Err(); err != nil {
 		return nil, st, fmt.Errorf("snapshot interrupted: %w", err)
 	}
@@ -88,8 +121,10 @@ func (b *Browser) Snapshot(ctx context.Context, opt SnapshotOptions) (*tree.Snap
 	}
 	st.Targets = len(targets)
 	st.Nodes = tree.Count(snap.Root)
-	st.WallTime = time.Since(start)
+	st.WallTime = time.Since(begin)
+	b.keep(t, start, snap, st, frames, fetched)
 	b.mu.Lock()
+	st.Whole = t.keptWhy
 	b.stats = st
 	b.mu.Unlock()
 	return snap, st, nil

@@ -25,6 +25,10 @@ type tab struct {
 	// Browser.mu): when another replaces it, or the tab closes, its refs
 	// are retired.
 	doc, docURL string
+	// kept is the tree read last, while nothing changed since (kept.go);
+	// keptWhy says why the last read was not kept. Under Browser.mu.
+	kept    *keptTree
+	keptWhy string
 }
 
 // TabInfo describes a tab for tabs list.

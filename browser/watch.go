@@ -88,6 +88,8 @@ type tabWatch struct {
 	// of its loading is reported on the new frame target, not here: the
 	// swap ends it for the settler.
 	docReqs map[cdp.FrameID]network.RequestID
+	// changes counts the events that can change the tab's tree (kept.go).
+	changes changeCounter
 }
 
 // dialogOpened returns a channel that is closed once a JavaScript dialog is
@@ -129,6 +131,7 @@ func (tw *tabWatch) openDialog() *page.EventJavascriptDialogOpening {
 
 // onEvent runs on chromedp's reader goroutine: it must not block or call CDP.
 func (tw *tabWatch) onEvent(ev any) {
+	tw.changes.note(ev)
 	w := tw.current()
 	switch e := ev.(type) {
 	case *network.EventRequestWillBeSent:

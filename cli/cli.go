@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -89,6 +90,9 @@ func (f *browserFlags) options(stderr io.Writer) browser.Options {
 		Logger:      slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 		AllowPopups: f.popups,
 		Grant:       f.grant,
+		// A debug mode: every read the kept tree answers is checked
+		// against a fresh one, and a difference fails it.
+		DriftCheck: os.Getenv("CANOPY_DRIFT_CHECK") == "1",
 	}
 	if f.downloads == "ask" {
 		o.AskDownloads = true

@@ -1,0 +1,223 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// The kept tree. A tab keeps the tree it read last, with what the page
+// looked like when the read began: the tab's change count (every event
+// that can change the tree adds one) and a probe of the state no event
+// reports (form controls' checked and value properties set by a script,
+// which focus). The next read answers with the kept tree while both are
+// the same, so a snapshot right after an action's reply, or the read
+// before the next action, costs one round trip instead of a whole read.
+//
+// It keeps only what its events can vouch for. Mutations are reported by
+// the observer in the tab's own renderer, which does not see inside shadow
+// roots nor into frames of other processes: a tree that holds either, a
+// large page read on demand, or a read with notes is not kept (Stats.Whole
+// says why). Options.DriftCheck compares every reuse with a fresh read.
+
+// changeCounter counts a tab's events that can change its tree.
+type changeCounter struct{ n atomic.Uint64 }
+
+// note counts ev when it can change the tree: a DOM mutation, input or
+// focus reported by the observer, a frame or document event, a dialog.
+// Network and console events cannot by themselves; the mutations they
+// cause are counted when they happen.
+func (c *changeCounter) note(ev any) {
+	switch e := ev.(type) {
+	case *runtime.EventBindingCalled:
+		if e.Name != mutationBinding {
+			return
+		}
+	case *page.EventFrameNavigated, *page.EventNavigatedWithinDocument, *page.EventFrameAttached,
+		*page.EventFrameDetached, *page.EventFrameStartedLoading, *page.EventFrameStoppedLoading,
+		*page.EventJavascriptDialogOpening, *page.EventJavascriptDialogClosed,
+		*dom.EventDocumentUpdated, *inspector.EventTargetCrashed, *runtime.EventExecutionContextsCleared,
+		*target.EventAttachedToTarget, *target.EventDetachedFromTarget:
+	default:
+		return
+	}
+	c.n.Add(1)
+}
+
+// keptTree is a tab's last tree, and what it was read against. Only whole
+// reads are kept, so it serves full snapshots too.
+type keptTree struct {
+	snap  *tree.Snapshot
+	stats Stats
+	gen   uint64 // the tab's change count when the read began
+	probe string // probeJS's answer when the read began
+	frame cdp.FrameID
+}
+
+// probeWorld is the isolated world probeJS runs in: the page's scripts
+// cannot see it, nor change what it reads by replacing DOM methods.
+const probeWorld = "canopy-probe"
+
+// probeJS sums up what changes the tree without a DOM mutation or an
+// event the observer hears: form controls' properties set by a script, and
+// which element has focus, in the document and its same-origin frames.
+const probeJS = `(() => {
+  let h = 0, n = 0;
+  const mix = s => { s = String(s); for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; h = (h * 31 + 124) | 0; };
+  const place = e => { let p = ''; for (; e && e.parentElement; e = e.parentElement) p = e.tagName + [...e.parentElement.children].indexOf(e) + '/' + p; return p; };
+  const walk = doc => {
+    for (const e of doc.querySelectorAll('input,textarea,select')) {
+      n++;
+      mix(e.tagName === 'SELECT' ? e.selectedIndex : e.value);
+      mix((e.checked ? 'c' : '') + (e.indeterminate ? 'i' : ''));
+    }
+    mix(place(doc.activeElement));
+    for (const f of doc.querySelectorAll('iframe,frame')) { try { if (f.contentDocument) walk(f.contentDocument); } catch (e) {} }
+  };
+  walk(document);
+  return n + ':' + h + ':' + location.href + ':' + document.title;
+})()`
+
+// probe evaluates probeJS in the tab's main frame.
+func (b *Browser) probe(ctx context.Context, s cdp.Session, frame cdp.FrameID) (string, error) {
+	w, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: probeWorld})
+	if err != nil {
+		return "", fmt.Errorf("create the probe's world: %w", err)
+	}
+	res, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: probeJS, ContextID: w.ExecutionContextID, ReturnByValue: new(true),
+	})
+	if err != nil {
+		return "", fmt.Errorf("probe the page: %w", err)
+	}
+	if res.ExceptionDetails != nil || res.Result == nil {
+		return "", fmt.Errorf("probe the page: the script failed")
+	}
+	var v string
+	if err := json.Unmarshal(res.Result.Value, &v); err != nil {
+		return "", fmt.Errorf("probe the page: %w", err)
+	}
+	return v, nil
+}
+
+// readStart is what a read notes before it begins, to keep its tree.
+type readStart struct {
+	gen   uint64
+	probe string
+	err   error
+}
+
+// startRead notes the tab's change count and probe before a read.
+func (b *Browser) startRead(ctx context.Context, t *tab, s cdp.Session) readStart {
+	if t == nil || t.watch == nil {
+		return readStart{err: fmt.Errorf("no tab")}
+	}
+	st := readStart{gen: t.watch.changes.n.Load()}
+	st.probe, st.err = b.probe(ctx, s, cdp.FrameID(t.id))
+	return st
+}
+
+// reusable returns the tab's kept tree when nothing changed since it was
+// read, or nil. The change count is compared after the probe answers:
+// events travel on the same connection ahead of the answer, so every
+// change the page made before the probe ran has been counted by then.
+func (b *Browser) reusable(ctx context.Context, t *tab, s cdp.Session) *keptTree {
+	if t == nil || t.watch == nil {
+		return nil
+	}
+	b.mu.Lock()
+	k := t.kept
+	b.mu.Unlock()
+	if k == nil {
+		return nil
+	}
+	p, err := b.probe(ctx, s, k.frame)
+	if err != nil || p != k.probe || t.watch.changes.n.Load() != k.gen {
+		return nil
+	}
+	return k
+}
+
+// keep stores a read's tree for the next read, or says why it cannot
+// serve one (Stats.Whole of the next read).
+func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, frames []*frameInfo, f *fetched) {
+	if t == nil {
+		return
+	}
+	why := ""
+	switch {
+	case start.err != nil:
+		why = "the page could not be probed"
+	case len(f.unread) > 0:
+		why = "the page is read on demand"
+	case len(snap.Header.Notes) > 0:
+		why = "the read left notes"
+	default:
+		for _, fr := range frames {
+			d := f.dom[fr.target]
+			switch {
+			case fr.target != frames[0].target:
+				why = "frames in another process"
+			case d == nil:
+				why = "no DOM snapshot"
+			case d.shadow:
+				why = "shadow roots"
+			}
+			if why != "" {
+				break
+			}
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t.keptWhy = why
+	t.kept = nil
+	if why == "" {
+		t.kept = &keptTree{snap: snap, stats: st, gen: start.gen, probe: start.probe, frame: frames[0].id}
+	}
+}
+
+// reuse answers a read with the kept tree: the same nodes and refs, the
+// header's tab number as it is now.
+func (b *Browser) reuse(k *keptTree) (*tree.Snapshot, Stats) {
+	snap := *k.snap
+	snap.Header.Index = b.curIndex()
+	st := k.stats
+	st.Reused = true
+	st.Whole = ""
+	return &snap, st
+}
+
+// checkDrift reads the page again where the kept tree answered, and fails
+// when the two differ: the events and the probe missed a change.
+func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tree.Snapshot) (*tree.Snapshot, Stats, error) {
+	fresh, st, err := b.read(ctx, opt, false)
+	if err != nil {
+		return nil, st, err
+	}
+	was, is := tree.Format(kept, tree.Options{Full: true}), tree.Format(fresh, tree.Options{Full: true})
+	if was != is {
+		return nil, st, fmt.Errorf("drift check: the kept tree differs from a fresh read of the page:\nkept:\n%sfresh:\n%s", was, is)
+	}
+	st.Checked = true
+	return fresh, st, nil
+}
+
+// touched counts an action canopy performs on the current tab as a change:
+// the input itself can change the tree with no event to say so (a :hover
+// rule shows a tooltip), so the read after it is whole.
+func (b *Browser) touched() {
+	if t := b.curTab(); t != nil && t.watch != nil {
+		t.watch.changes.n.Add(1)
+	}
+}

@@ -1,0 +1,172 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// snap reads b's current tab whole and returns its text and figures.
+func snap(t *testing.T, b *Browser) (string, Stats) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, st, err := b.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	return tree.Format(s, tree.Options{Full: true}), st
+}
+
+// TestKeptTree: a read with nothing changed since the last is answered by
+// the kept tree; every kind of change makes the next read whole, and shows.
+func TestKeptTree(t *testing.T) {
+	b := newBrowser(t)
+	load(t, b, "/widgets.html")
+	first, st := snap(t, b)
+	if st.Whole != "" {
+		t.Fatalf("widgets.html was not kept: %s", st.Whole)
+	}
+	again, st := snap(t, b)
+	if !st.Reused || again != first {
+		t.Fatalf("a second read with nothing changed: reused %v, same text %v", st.Reused, again == first)
+	}
+	changes := []struct{ name, js, want string }{
+		{"a button added", `document.body.append(Object.assign(document.createElement('button'), {textContent: 'Added'}))`, `button "Added"`},
+		{"a text changed", `document.querySelector('h1').firstChild.data = 'Renamed'`, `heading "Renamed"`},
+		{"an attribute", `document.querySelector('h1').setAttribute('aria-label', 'Labelled')`, `heading "Labelled"`},
+		{"a checkbox set by script", `document.querySelector('input[type=checkbox]').checked = !document.querySelector('input[type=checkbox]').checked`, ``},
+		{"a value set by script", `document.querySelector('#q').value = 'typed by script'`, `value="typed by script"`},
+		{"focus by script", `document.querySelector('button').focus()`, ` focused`},
+		{"blur by script", `document.activeElement.blur()`, ``},
+		{"the title", `document.title = 'Retitled'`, `"Retitled"`},
+	}
+	prev := again
+	for _, c := range changes {
+		js[any](t, b, c.js+"; 1")
+		text, st := snap(t, b)
+		if st.Reused {
+			t.Errorf("%s: the kept tree answered", c.name)
+		}
+		if text == prev {
+			t.Errorf("%s: the tree did not change:\n%s", c.name, text)
+		}
+		if c.want != "" && !strings.Contains(text, c.want) {
+			t.Errorf("%s: no %q in\n%s", c.name, c.want, text)
+		}
+		prev = text
+		if again, st := snap(t, b); !st.Reused || again != text {
+			t.Errorf("%s: the read after was not kept (reused %v)", c.name, st.Reused)
+		}
+	}
+	// A hash navigation changes no node, but the page may show another
+	// view on it: the next read is whole.
+	js[any](t, b, `location.hash = '#kept'; 1`)
+	if _, st := snap(t, b); st.Reused {
+		t.Error("after a hash navigation, the kept tree answered")
+	}
+}
+
+// TestKeptTreeNotKept: trees whose changes the observer cannot hear are
+// read whole every time, and the figures say why.
+func TestKeptTreeNotKept(t *testing.T) {
+	b := newBrowser(t)
+	for page, why := range map[string]string{"/shadow.html": "shadow roots", "/cross.html": "frames in another process"} {
+		load(t, b, page)
+		snap(t, b)
+		if _, st := snap(t, b); st.Reused || st.Whole != why {
+			t.Errorf("%s: reused %v, not kept because %q; want %q", page, st.Reused, st.Whole, why)
+		}
+	}
+}
+
+// mutateJS changes the page at random, the way pages change themselves:
+// r is a list of random numbers in [0,1) that pick the kind, the node and
+// the new content. It returns what it did.
+const mutateJS = `((kind, r, cross) => {
+  const pick = list => list[Math.floor(r.shift() * list.length)];
+  const els = () => [...document.body.querySelectorAll('*')].filter(e => !['SCRIPT', 'STYLE'].includes(e.tagName));
+  const word = () => 'w' + Math.floor(r.shift() * 1000);
+  switch (kind) {
+  case 'insert': {
+    const e = document.createElement(pick(['button', 'p', 'a', 'li', 'h2', 'input', 'span']));
+    e.textContent = word(); if (e.tagName === 'A') e.href = '#' + word();
+    (pick(els()) || document.body).append(e); return 'insert ' + e.tagName; }
+  case 'remove': { const e = pick(els()); if (e) e.remove(); return 'remove ' + (e && e.tagName); }
+  case 'move': { const a = pick(els()), p = pick(els()); if (a && p && !a.contains(p)) p.prepend(a); return 'move'; }
+  case 'attribute': {
+    const e = pick(els()); if (!e) return 'none';
+    const [k, v] = pick([['aria-label', word()], ['hidden', ''], ['class', word()], ['disabled', ''], ['role', 'button'], ['aria-expanded', 'true']]);
+    if (e.hasAttribute(k)) e.removeAttribute(k); else e.setAttribute(k, v); return 'attribute ' + k; }
+  case 'text': {
+    const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT); const ts = [];
+    while (w.nextNode()) if (w.currentNode.data.trim()) ts.push(w.currentNode);
+    const t = pick(ts); if (t) t.data = word(); return 'text'; }
+  case 'property': {
+    const e = pick([...document.querySelectorAll('input,select,textarea')]); if (!e) return 'none';
+    if (e.type === 'checkbox' || e.type === 'radio') e.checked = !e.checked;
+    else if (e.tagName === 'SELECT') e.selectedIndex = (e.selectedIndex + 1) % Math.max(e.options.length, 1);
+    else e.value = word(); return 'property ' + e.tagName; }
+  case 'focus': { const e = pick([...document.querySelectorAll('button,a[href],input')]); if (e) e.focus(); else document.activeElement.blur(); return 'focus'; }
+  case 'shadow': {
+    const h = document.createElement('div'); document.body.append(h);
+    h.attachShadow({mode: pick(['open', 'closed'])}).innerHTML = '<button>' + word() + '</button>'; return 'shadow'; }
+  case 'frame': {
+    const f = document.querySelector('iframe');
+    if (f && r.shift() < 0.5) { f.remove(); return 'frame removed'; }
+    const n = document.createElement('iframe'); n.srcdoc = '<p>' + word() + '</p><button>in frame</button>'; document.body.append(n); return 'frame added'; }
+  case 'cross': {
+    const n = document.createElement('iframe'); n.src = cross; document.body.append(n); return 'cross-site frame'; }
+  }
+})`
+
+// TestDriftCheck changes pages at random, reading after each change and
+// again after that with the drift check on: every time the kept tree
+// answers, a fresh read must print the same.
+func TestDriftCheck(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	b, err := New(ctx, Options{DriftCheck: true})
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	kinds := []string{"insert", "remove", "move", "attribute", "text", "property", "focus", "shadow", "frame", "cross"}
+	pages := []string{"/widgets.html", "/todo.html", "/frames.html", "/dashboard.html", "/login.html"}
+	reused := 0
+	for seed := range uint64(10) {
+		rng := rand.New(rand.NewPCG(seed, 17))
+		page := pages[seed%uint64(len(pages))]
+		load(t, b, page)
+		var did []string
+		for range 8 {
+			kind := kinds[rng.IntN(len(kinds))]
+			rs := make([]string, 8)
+			for i := range rs {
+				rs[i] = fmt.Sprint(rng.Float64())
+			}
+			expr := fmt.Sprintf("%s(%q, [%s], %q)", mutateJS, kind, strings.Join(rs, ","), testSite.CrossURL("/cross-child.html"))
+			did = append(did, js[string](t, b, expr))
+			for range 2 {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				_, st, err := b.Snapshot(ctx, SnapshotOptions{})
+				cancel()
+				if err != nil {
+					t.Fatalf("seed %d on %s after %v: %v", seed, page, did, err)
+				}
+				if st.Checked {
+					reused++
+				}
+			}
+		}
+	}
+	if reused == 0 {
+		t.Error("the kept tree never answered: the check checked nothing")
+	}
+	t.Logf("%d reads answered by the kept tree, each checked", reused)
+}
