@@ -110,10 +110,10 @@ type Options struct {
 // stable for as long as the tab shows the same document. Methods are safe
 // for concurrent use but actions on one tab are serialised.
 type Browser struct {
-	log      *slog.Logger
+	log *slog.Logger
 	// driftCheck is Options.DriftCheck.
 	driftCheck bool
-	launched bool // canopy started this browser (and will stop it)
+	launched   bool // canopy started this browser (and will stop it)
 
 	cancelAlloc context.CancelFunc
 	browserCtx  context.Context // chromedp context of the first tab
