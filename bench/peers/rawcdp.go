@@ -162,13 +162,17 @@ type rawRead struct {
 	Dur     time.Duration // wall time of the reads, in parallel as canopy issues them
 }
 
-// readRaw attaches to the open page whose URL is url and times what a
-// full snapshot needs from Chromium: Accessibility.getFullAXTree for every
-// frame of the page and one DOMSnapshot.captureSnapshot (with canopy's
-// parameters), issued in parallel and decoded into cdproto's types, as
-// canopy does. Frames in other processes (cross-site) are not read: the
-// pages measured have none.
-func readRaw(ctx context.Context, c *rawCDP, url string, runs int) ([]rawRead, error) {
+// rawPage is the bench's own session on an open page.
+type rawPage struct {
+	c      *rawCDP
+	s      rawSession
+	frames []cdp.FrameID // the page's frames, main first
+}
+
+// attachRaw attaches a session of its own to the open page whose URL is
+// url and lists the page's frames. Frames in other processes (cross-site)
+// are not read: the pages measured have none.
+func attachRaw(ctx context.Context, c *rawCDP, url string) (*rawPage, error) {
 	b := rawSession{c: c}
 	ts, err := cdp.Call(ctx, b, cdptarget.GetTargets, cdptarget.GetTargetsParams{})
 	if err != nil {
@@ -188,56 +192,63 @@ func readRaw(ctx context.Context, c *rawCDP, url string, runs int) ([]rawRead, e
 	if err != nil {
 		return nil, err
 	}
-	s := rawSession{c: c, sid: at.SessionID}
-	defer cdp.Call(context.WithoutCancel(ctx), b, cdptarget.DetachFromTarget, cdptarget.DetachFromTargetParams{SessionID: at.SessionID})
-	ft, err := cdp.Call(ctx, s, cdppage.GetFrameTree, cdp.Empty{})
+	p := &rawPage{c: c, s: rawSession{c: c, sid: at.SessionID}}
+	ft, err := cdp.Call(ctx, p.s, cdppage.GetFrameTree, cdp.Empty{})
 	if err != nil {
+		p.detach(ctx)
 		return nil, err
 	}
-	var frames []cdp.FrameID
 	var walk func(t *cdppage.FrameTree)
 	walk = func(t *cdppage.FrameTree) {
-		frames = append(frames, t.Frame.ID)
+		p.frames = append(p.frames, t.Frame.ID)
 		for _, c := range t.ChildFrames {
 			walk(c)
 		}
 	}
 	walk(ft.FrameTree)
+	return p, nil
+}
 
-	var out []rawRead
-	for range runs {
-		r := rawRead{Frames: len(frames)}
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		var firstErr error
-		note := func(n int, err error) {
-			mu.Lock()
-			defer mu.Unlock()
-			r.AXNodes += n
-			if err != nil && firstErr == nil {
-				firstErr = err
-			}
+// detach ends the bench's session on the page.
+func (p *rawPage) detach(ctx context.Context) {
+	cdp.Call(context.WithoutCancel(ctx), rawSession{c: p.c}, cdptarget.DetachFromTarget, cdptarget.DetachFromTargetParams{SessionID: p.s.sid})
+}
+
+// read times what a full snapshot needs from Chromium:
+// Accessibility.getFullAXTree for every frame of the page and one
+// DOMSnapshot.captureSnapshot (with canopy's parameters), issued in
+// parallel and decoded into cdproto's types, as canopy does.
+func (p *rawPage) read(ctx context.Context) (rawRead, error) {
+	r := rawRead{Frames: len(p.frames)}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	note := func(n int, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		r.AXNodes += n
+		if err != nil && firstErr == nil {
+			firstErr = err
 		}
-		start := time.Now()
-		for _, f := range frames {
-			wg.Go(func() {
-				res, err := cdp.Call(ctx, s, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: f})
-				note(len(res.Nodes), err)
-			})
-		}
-		wg.Go(func() {
-			_, err := cdp.Call(ctx, s, domsnapshot.CaptureSnapshot, domsnapshot.CaptureSnapshotParams{
-				ComputedStyles:  []string{"cursor", "display"}, // browser/dom.go's domSnapshotParams
-				IncludeDOMRects: new(true),
-			})
-			note(0, err)
-		})
-		wg.Wait()
-		r.Dur = time.Since(start)
-		if firstErr != nil {
-			return out, fmt.Errorf("raw cdp: %w", firstErr)
-		}
-		out = append(out, r)
 	}
-	return out, nil
+	start := time.Now()
+	for _, f := range p.frames {
+		wg.Go(func() {
+			res, err := cdp.Call(ctx, p.s, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: f})
+			note(len(res.Nodes), err)
+		})
+	}
+	wg.Go(func() {
+		_, err := cdp.Call(ctx, p.s, domsnapshot.CaptureSnapshot, domsnapshot.CaptureSnapshotParams{
+			ComputedStyles:  []string{"cursor", "display"}, // browser/dom.go's domSnapshotParams
+			IncludeDOMRects: new(true),
+		})
+		note(0, err)
+	})
+	wg.Wait()
+	r.Dur = time.Since(start)
+	if firstErr != nil {
+		return r, fmt.Errorf("raw cdp: %w", firstErr)
+	}
+	return r, nil
 }

@@ -23,7 +23,7 @@ import (
 //     "per 1,000 AX nodes" figures;
 //   - canopy only: its full snapshot's round trip (snapshot {full: true})
 //     against the raw CDP calls such a snapshot needs, made by the bench
-//     over its own CDP connection to the same page (readRaw), alternately,
+//     over its own CDP connection to the same page (rawPage.read), alternately,
 //     -n times each;
 //   - clicks (speedClicks): the click's reply and, when it does not show
 //     the change, the read an agent makes to see it (a peer's delta read
@@ -197,19 +197,27 @@ func measureScale(ctx context.Context, o options, p peer, srv *server, raw *rawC
 		sp.Err = err.Error()
 		return sp
 	}
+	rp, err := attachRaw(ctx, raw, url)
+	if err != nil {
+		sp.Err = err.Error()
+		return sp
+	}
+	defer rp.detach(ctx)
 	if p.name != "canopy" {
-		rr, err := readRaw(ctx, raw, url, 1)
+		rr, err := rp.read(ctx)
 		if err != nil {
 			sp.Err = err.Error()
 			return sp
 		}
-		sp.AXNodes, sp.Frames = rr[0].AXNodes, rr[0].Frames
+		sp.AXNodes, sp.Frames = rr.AXNodes, rr.Frames
 		return sp
 	}
 	var fullT, rawT []time.Duration
 	for i := range o.runs {
 		// Alternate which goes first, so that neither always meets a
-		// browser that just worked.
+		// browser that just worked (canopy's full snapshot goes first,
+		// so the page's accessibility tree exists before the bench's
+		// session reads it, as it does for canopy's).
 		for j := range 2 {
 			if (i+j)%2 == 0 {
 				name, args := p.full()
@@ -221,13 +229,13 @@ func measureScale(ctx context.Context, o options, p peer, srv *server, raw *rawC
 				fullT = append(fullT, fr.dur)
 				continue
 			}
-			rr, err := readRaw(ctx, raw, url, 1)
+			rr, err := rp.read(ctx)
 			if err != nil {
 				sp.Err = err.Error()
 				return sp
 			}
-			sp.AXNodes, sp.Frames = rr[0].AXNodes, rr[0].Frames
-			rawT = append(rawT, rr[0].Dur)
+			sp.AXNodes, sp.Frames = rr.AXNodes, rr.Frames
+			rawT = append(rawT, rr.Dur)
 		}
 	}
 	sp.FullMS, sp.RawMS = median(fullT), median(rawT)
