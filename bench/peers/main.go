@@ -15,11 +15,17 @@
 // snapshot an agent needs when the answer does not show the change; and
 // the observation tokens and calls of a scripted task on each third-party
 // app of internal/thirdparty (appTasks: TodoMVC, Swagger UI, JSONEditor).
+// A second table, the speed section (speed.go), holds issue 17's timing
+// targets: snapshot and navigate ms against the fastest peer, canopy's full
+// snapshot against the raw CDP reads it needs, clicks until a reply shows
+// the change, a 20-edit flow on the grid, and ms per 1,000 AX nodes on a
+// 10,000-row table and a page of 50 frames.
 //
 // Install the peers (npm, outside the repository) and build canopy, then run:
 //
 //	bench/peers/install.sh          # into ${CANOPY_PEERS_DIR:-~/.cache/canopy-peers}
 //	go run ./bench/peers -n 5 [-peers canopy,playwright,chrome-devtools,agent-browser] [-dir DIR] [-json FILE] [-dump DIR]
+//	go run ./bench/peers -n 3 -main=false [-speed-pages /table.html,...] [-flow-peers]   # the speed section alone
 //
 // Each run builds canopy from this checkout into DIR/canopy first, unless
 // -canopy names a binary to use as is.
