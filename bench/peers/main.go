@@ -15,11 +15,17 @@
 // snapshot an agent needs when the answer does not show the change; and
 // the observation tokens and calls of a scripted task on each third-party
 // app of internal/thirdparty (appTasks: TodoMVC, Swagger UI, JSONEditor).
+// A second table, the speed section (speed.go), holds issue 17's timing
+// targets: snapshot and navigate ms against the fastest peer, canopy's full
+// snapshot against the raw CDP reads it needs, clicks until a reply shows
+// the change, a 20-edit flow on the grid, and ms per 1,000 AX nodes on a
+// 10,000-row table and a page of 50 frames.
 //
 // Install the peers (npm, outside the repository) and build canopy, then run:
 //
 //	bench/peers/install.sh          # into ${CANOPY_PEERS_DIR:-~/.cache/canopy-peers}
 //	go run ./bench/peers -n 5 [-peers canopy,playwright,chrome-devtools,agent-browser] [-dir DIR] [-json FILE] [-dump DIR]
+//	go run ./bench/peers -n 3 -main=false [-speed-pages /table.html,...] [-flow-peers]   # the speed section alone
 //
 // Each run builds canopy from this checkout into DIR/canopy first, unless
 // -canopy names a binary to use as is.
@@ -33,6 +39,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -55,6 +62,13 @@ type options struct {
 	pages    []string
 	dump     string
 	canopy   string
+	// speedPages are the pages of the speed section (speed.go), none when
+	// it is off; flowPeers runs its 20-edit flow on the peers too.
+	speedPages []string
+	flowPeers  bool
+	// noMain leaves out the main section (the pages' tokens, the actions,
+	// the app tasks): -main=false, with the speed section on, runs it alone.
+	noMain bool
 }
 
 func main() {
@@ -81,6 +95,10 @@ func main() {
 	jsonOut := flag.String("json", "", "also write the results as JSON to this file (- for stdout)")
 	flag.StringVar(&o.canopy, "canopy", "", "canopy binary to use as is (default: build this checkout into DIR/canopy)")
 	flag.StringVar(&o.dump, "dump", "", "write every snapshot and click reply to this folder")
+	mainSection := flag.Bool("main", true, "measure the main section: tokens per page, actions, app tasks")
+	speed := flag.Bool("speed", true, "measure the speed section: big pages, click replies, the 20-edit flow")
+	speedList := flag.String("speed-pages", strings.Join(speedPages(), ","), "pages of the speed section, comma-separated (measured as -pages too)")
+	flag.BoolVar(&o.flowPeers, "flow-peers", false, "run the 20-edit flow on the peers too (a snapshot of the 1,000-row grid per step)")
 	flag.Parse()
 
 	o.pages = []string{"/login.html", "/frames.html", "/cross.html", "/shadow.html", "/table.html"}
@@ -89,6 +107,17 @@ func main() {
 	}
 	if *pageList != "" {
 		o.pages = strings.Split(*pageList, ",")
+	}
+	if !*mainSection && *speed {
+		o.noMain, o.pages = true, nil
+	}
+	if *speed {
+		o.speedPages = strings.Split(*speedList, ",")
+		for _, p := range o.speedPages {
+			if !slices.Contains(o.pages, p) {
+				o.pages = append(o.pages, p)
+			}
+		}
 	}
 	var chosen []peer
 	for _, n := range strings.Split(*peerList, ",") {
@@ -107,7 +136,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "peers:", err)
 		os.Exit(1)
 	}
-	printTable(os.Stdout, o, results)
+	if !o.noMain {
+		printTable(os.Stdout, o, results)
+	}
+	if len(o.speedPages) > 0 {
+		rows := speedRows(o, results)
+		for _, r := range results {
+			if r.Server == "canopy" && r.Speed != nil {
+				r.Speed.Rows = rows
+			}
+		}
+		fmt.Println()
+		printSpeed(os.Stdout, o, results, rows)
+	}
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(results, "", "  ")
 		b = append(b, '\n')
@@ -177,6 +218,8 @@ type result struct {
 	// scripted tasks on the third-party apps (appTasks).
 	Actions []taskResult `json:"actions"`
 	Tasks   []taskResult `json:"tasks"`
+	// Speed is the speed section (speed.go), nil when it is off.
+	Speed *speedResult `json:"speed,omitempty"`
 }
 
 type page struct {
@@ -191,6 +234,7 @@ type page struct {
 	NavTokens  int      `json:"navigate_tokens"`
 	NavMS      float64  `json:"navigate_ms"`
 	SnapMS     float64  `json:"snapshot_ms"`
+	NavSnapMS  float64  `json:"navigate_snapshot_ms"` // median of navigate + snapshot
 	Found      int      `json:"markers_found"`
 	Total      int      `json:"markers_total"`
 	Missing    []string `json:"missing,omitempty"`
@@ -268,19 +312,26 @@ func runPeer(ctx context.Context, o options, p peer, s *site.Site, apps *thirdpa
 	}
 
 	markers := site.PageMarkers()
+	maps.Copy(markers, site.ScaleMarkers())
 	for _, path := range o.pages {
 		logf("%s: %s", p.name, path)
 		r.Pages = append(r.Pages, measurePage(ctx, o, p, srv, tok, s.URL(path), path, markers[path]))
 	}
 	for _, t := range actionTasks {
+		if o.noMain {
+			break
+		}
 		logf("%s: %s", p.name, t.name)
 		r.Actions = append(r.Actions, repeatTask(ctx, o, p, srv, tok, s.URL(t.path), t))
 	}
-	if apps != nil {
+	if apps != nil && !o.noMain {
 		for _, t := range appTasks {
 			logf("%s: %s task", p.name, t.name)
 			r.Tasks = append(r.Tasks, repeatTask(ctx, o, p, srv, tok, apps.URL(t.path), t))
 		}
+	}
+	if len(o.speedPages) > 0 {
+		r.Speed = measureSpeed(ctx, o, p, srv, tok, s, br.URL)
 	}
 	if srv.dead != nil {
 		r.Err = oneLine(srv.dead.Error(), 160)
@@ -290,7 +341,7 @@ func runPeer(ctx context.Context, o options, p peer, s *site.Site, apps *thirdpa
 
 func measurePage(ctx context.Context, o options, p peer, srv *server, tok *tokens.Counter, url, path string, m site.Markers) page {
 	pg := page{Path: path, Total: len(m.Visible)}
-	var navT, snapT []time.Duration
+	var navT, snapT, bothT []time.Duration
 	var last reply
 	for range o.runs {
 		name, args := p.navigate(url)
@@ -305,14 +356,14 @@ func measurePage(ctx context.Context, o options, p peer, srv *server, tok *token
 			pg.Err = err.Error()
 			return pg
 		}
-		navT, snapT = append(navT, nr.dur), append(snapT, sr.dur)
+		navT, snapT, bothT = append(navT, nr.dur), append(snapT, sr.dur), append(bothT, nr.dur+sr.dur)
 		pg.NavTokens, last = tok.Count(nr.text), sr
 	}
 	base := strings.Trim(strings.ReplaceAll(path, "/", "_"), "_")
 	dump(o, p.name, base+".txt", last.text)
 	dump(o, p.name, base+".result.json", string(last.result))
 	pg.Tokens, pg.Bytes, pg.ReplyBytes = tok.Count(last.text), len(last.text), last.raw
-	pg.NavMS, pg.SnapMS = median(navT), median(snapT)
+	pg.NavMS, pg.SnapMS, pg.NavSnapMS = median(navT), median(snapT), median(bothT)
 	full := last.text
 	if p.full != nil {
 		name, args := p.full()
@@ -351,10 +402,10 @@ func measurePage(ctx context.Context, o options, p peer, srv *server, tok *token
 }
 
 // repeatTask runs a task -n times on a freshly loaded page; the tokens and
-// counts are the last run's, the time the median.
+// counts are the last run's, the times medians.
 func repeatTask(ctx context.Context, o options, p peer, srv *server, tok *tokens.Counter, url string, t task) taskResult {
 	var r taskResult
-	var times []time.Duration
+	var times, steps []time.Duration
 	for range o.runs {
 		r = runTask(ctx, o, p, srv, tok, url, t)
 		if r.Err != "" {
@@ -362,8 +413,9 @@ func repeatTask(ctx context.Context, o options, p peer, srv *server, tok *tokens
 			return r
 		}
 		times = append(times, time.Duration(r.MS*float64(time.Millisecond)))
+		steps = append(steps, time.Duration((r.MS-r.NavMS)*float64(time.Millisecond)))
 	}
-	r.MS = median(times)
+	r.MS, r.StepsMS = median(times), median(steps)
 	return r
 }
 

@@ -35,6 +35,11 @@ type peer struct {
 	// full is the snapshot without a budget, nil when the default
 	// snapshot already has none.
 	full func() (string, map[string]any)
+	// delta is the server's read of what changed since its last
+	// snapshot, nil when it has none (the speed section then reads a
+	// snapshot after an action whose reply does not show the change);
+	// deltaBase is the snapshot that sets the baseline for it.
+	delta, deltaBase func() (string, map[string]any)
 	// act maps a step onto the server's tools: one call, or two when the
 	// server types and presses Enter with separate tools. ref is the ref
 	// from the server's snapshot (for canopy: a selector).
@@ -163,6 +168,15 @@ var peers = []peer{
 		// Its default snapshot is interactive elements only.
 		full: func() (string, map[string]any) {
 			return "agent_browser_snapshot", map[string]any{"interactive": false}
+		},
+		// Its snapshot's delta mode answers with what changed since the
+		// last one (its "diff snapshot" tool is not in the default, core,
+		// tools). With interactive: false, so that text changes show.
+		delta: func() (string, map[string]any) {
+			return "agent_browser_snapshot", map[string]any{"delta": true, "interactive": false}
+		},
+		deltaBase: func() (string, map[string]any) {
+			return "agent_browser_snapshot", map[string]any{"delta": true, "full": true, "interactive": false}
 		},
 		act: func(s step, ref string) []toolCall {
 			sel := "@" + ref

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os/exec"
 	"strings"
@@ -62,6 +63,7 @@ func (c *rawConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // process leads its own process group, so Close ends its helpers too.
 type server struct {
 	cmd     *exec.Cmd
+	pipes   *procPipes
 	tr      *rawTransport
 	sess    *mcp.ClientSession
 	stderr  *tail
@@ -75,9 +77,12 @@ func startServer(ctx context.Context, cmd *exec.Cmd, timeout time.Duration) (*se
 	s := &server{cmd: cmd, stderr: &tail{max: 4096}, timeout: timeout}
 	cmd.Stderr = s.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// The SDK closes stdin, waits this long, then signals; Close below ends
-	// the whole group in any case.
-	s.tr = &rawTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}}
+	pipes, err := startPipes(cmd)
+	if err != nil {
+		return nil, err
+	}
+	s.pipes = pipes
+	s.tr = &rawTransport{inner: &mcp.IOTransport{Reader: pipes, Writer: pipes, MaxLineLength: maxReply}}
 	client := mcp.NewClient(&mcp.Implementation{Name: "canopy-bench-peers", Version: "1"}, nil)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -203,4 +208,58 @@ func (s *server) Close() {
 	if s.cmd.Process != nil {
 		syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 	}
+	s.pipes.Close() // reaps the process, if the session did not
+}
+
+// maxReply is the largest JSON-RPC message the bench reads from a server.
+// The SDK's default, 16 MB, is less than agent-browser's full snapshot of
+// the 10,000-row table (its replies repeat the text as escaped JSON).
+const maxReply = 512 << 20
+
+// procPipes is a server process's stdin and stdout as one stream, what the
+// SDK's CommandTransport does but with room for replies up to maxReply.
+type procPipes struct {
+	cmd    *exec.Cmd
+	stdout io.ReadCloser
+	stdin  io.WriteCloser
+	once   sync.Once
+}
+
+// startPipes starts cmd with its stdin and stdout connected to the result.
+func startPipes(cmd *exec.Cmd) (*procPipes, error) {
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("stdout: %w", err)
+	}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("stdin: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	return &procPipes{cmd: cmd, stdout: out, stdin: in}, nil
+}
+
+func (p *procPipes) Read(b []byte) (int, error)  { return p.stdout.Read(b) }
+func (p *procPipes) Write(b []byte) (int, error) { return p.stdin.Write(b) }
+
+// Close ends the server as the MCP spec asks of a stdio client: it closes
+// stdin and gives the process 2 s to exit; then it ends the process group
+// (killGroup: SIGTERM, 2 s, SIGKILL) and reaps the process. Later calls do
+// nothing.
+func (p *procPipes) Close() error {
+	p.once.Do(func() {
+		p.stdin.Close()
+		exited := make(chan struct{})
+		go func() { p.cmd.Wait(); close(exited) }()
+		t := time.NewTimer(2 * time.Second)
+		defer t.Stop()
+		select {
+		case <-exited:
+		case <-t.C:
+		}
+		killGroup(p.cmd, exited, 2*time.Second)
+	})
+	return nil
 }

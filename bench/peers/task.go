@@ -210,6 +210,9 @@ type taskResult struct {
 	Reply  int     `json:"reply_tokens"`
 	Follow int     `json:"followup_tokens"`
 	MS     float64 `json:"ms"`
+	NavMS  float64 `json:"navigate_ms"` // of MS, the navigate's (the last run's)
+	// StepsMS is the median of MS without the navigate.
+	StepsMS float64 `json:"steps_ms"`
 	// Missed are the steps whose change no reply showed, not even the
 	// follow-up snapshot.
 	Missed []string `json:"missed,omitempty"`
@@ -220,9 +223,10 @@ type taskResult struct {
 // action's reply does not show the change. A peer needs a ref from a
 // snapshot taken after the last action for every target, so it reads a
 // snapshot after each action (which is also how it sees the change).
-func runTask(ctx context.Context, o options, p peer, srv *server, tok *tokens.Counter, url string, t task) taskResult {
-	r := taskResult{Name: t.name, Steps: len(t.steps)}
+func runTask(ctx context.Context, o options, p peer, srv *server, tok *tokens.Counter, url string, t task) (r taskResult) {
+	r = taskResult{Name: t.name, Steps: len(t.steps)}
 	start := time.Now()
+	// r is the named result, so the time reaches the caller.
 	defer func() { r.MS = ms(time.Since(start)) }()
 	var seen string // the last snapshot the agent read
 	call := func(name string, args map[string]any) (reply, error) {
@@ -242,6 +246,7 @@ func runTask(ctx context.Context, o options, p peer, srv *server, tok *tokens.Co
 		r.Err = "navigate: " + oneLine(err.Error(), 100)
 		return r
 	}
+	r.NavMS = ms(nr.dur)
 	if p.name == "canopy" {
 		seen = nr.text // its navigate answers with the page's snapshot
 	} else if seen, err = snapshot(); err != nil {
