@@ -19,6 +19,9 @@ type domFacts struct {
 	// shadow says a document holds shadow roots, whose mutations the
 	// observer does not hear: its tree is not kept (kept.go).
 	shadow bool
+	// elsewhere says a frame's document is not in this snapshot: another
+	// process holds it, or it is on its way there (kept.go).
+	elsewhere bool
 }
 
 type scroll struct{ x, y float64 }
@@ -72,6 +75,12 @@ func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {
 		if nodes.ShadowRootType != nil && len(nodes.ShadowRootType.Index) > 0 {
 			f.shadow = true
 		}
+		withDoc := map[int64]bool{}
+		if nodes.ContentDocumentIndex != nil {
+			for _, i := range nodes.ContentDocumentIndex.Index {
+				withDoc[i] = true
+			}
+		}
 		all := make([]*domNode, len(nodes.BackendNodeID))
 		for i, id := range nodes.BackendNodeID {
 			if i < len(nodes.NodeType) && nodes.NodeType[i] != 1 {
@@ -80,6 +89,9 @@ func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {
 			n := &domNode{}
 			if i < len(nodes.NodeName) {
 				n.tag = strings.ToLower(str(int64(nodes.NodeName[i])))
+			}
+			if (n.tag == "iframe" || n.tag == "frame") && !withDoc[int64(i)] {
+				f.elsewhere = true
 			}
 			if i < len(nodes.Attributes) {
 				a := nodes.Attributes[i]

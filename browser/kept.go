@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sync/atomic"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -69,8 +70,9 @@ type keptTree struct {
 const probeWorld = "canopy-probe"
 
 // probeJS sums up what changes the tree without a DOM mutation or an
-// event the observer hears: form controls' properties set by a script, and
-// which element has focus, in the document and its same-origin frames.
+// event the observer hears: form controls' properties set by a script,
+// which element has focus, in the document and its same-origin frames; and
+// the page's scroll position, size and zoom, which move every box.
 const probeJS = `(() => {
   let h = 0, n = 0;
   const mix = s => { s = String(s); for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; h = (h * 31 + 124) | 0; };
@@ -85,6 +87,7 @@ const probeJS = `(() => {
     for (const f of doc.querySelectorAll('iframe,frame')) { try { if (f.contentDocument) walk(f.contentDocument); } catch (e) {} }
   };
   walk(document);
+  mix([scrollX, scrollY, innerWidth, innerHeight, devicePixelRatio, visualViewport ? visualViewport.scale : 1].join());
   return n + ':' + h + ':' + location.href + ':' + document.title;
 })()`
 
@@ -172,6 +175,8 @@ func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, f
 				why = "no DOM snapshot"
 			case d.shadow:
 				why = "shadow roots"
+			case d.elsewhere:
+				why = "frames in another process"
 			}
 			if why != "" {
 				break
@@ -209,6 +214,9 @@ func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tre
 	if was != is {
 		return nil, st, fmt.Errorf("drift check: the kept tree differs from a fresh read of the page:\nkept:\n%sfresh:\n%s", was, is)
 	}
+	if d := movedBox(kept.Root, fresh.Root); d != "" {
+		return nil, st, fmt.Errorf("drift check: the kept tree's boxes differ from a fresh read's: %s", d)
+	}
 	st.Checked = true
 	return fresh, st, nil
 }
@@ -220,4 +228,29 @@ func (b *Browser) touched() {
 	if t := b.curTab(); t != nil && t.watch != nil {
 		t.watch.changes.n.Add(1)
 	}
+}
+
+// movedBox describes the first node whose box differs between two reads of
+// the same page by more than half a pixel, or "".
+func movedBox(was, is *tree.Node) string {
+	boxes := map[string]*tree.Rect{}
+	tree.Walk(is, func(n *tree.Node) bool {
+		if n.Key != "" {
+			boxes[n.Key] = n.Bounds
+		}
+		return true
+	})
+	moved := ""
+	tree.Walk(was, func(n *tree.Node) bool {
+		b, ok := boxes[n.Key]
+		if moved != "" || n.Key == "" || !ok {
+			return moved == ""
+		}
+		if (b == nil) != (n.Bounds == nil) || b != nil && (math.Abs(b.X-n.Bounds.X) > 0.5 || math.Abs(b.Y-n.Bounds.Y) > 0.5 ||
+			math.Abs(b.W-n.Bounds.W) > 0.5 || math.Abs(b.H-n.Bounds.H) > 0.5) {
+			moved = fmt.Sprintf("%s: %v, fresh %v", tree.Line(n), n.Bounds, b)
+		}
+		return true
+	})
+	return moved
 }

@@ -108,7 +108,7 @@ const mutateJS = `((kind, r, cross) => {
     while (w.nextNode()) if (w.currentNode.data.trim()) ts.push(w.currentNode);
     const t = pick(ts); if (t) t.data = word(); return 'text'; }
   case 'property': {
-    const e = pick([...document.querySelectorAll('input,select,textarea')]); if (!e) return 'none';
+    const e = pick([...document.querySelectorAll('input:not([type=file]),select,textarea')]); if (!e) return 'none';
     if (e.type === 'checkbox' || e.type === 'radio') e.checked = !e.checked;
     else if (e.tagName === 'SELECT') e.selectedIndex = (e.selectedIndex + 1) % Math.max(e.options.length, 1);
     else e.value = word(); return 'property ' + e.tagName; }
@@ -120,6 +120,11 @@ const mutateJS = `((kind, r, cross) => {
     const f = document.querySelector('iframe');
     if (f && r.shift() < 0.5) { f.remove(); return 'frame removed'; }
     const n = document.createElement('iframe'); n.srcdoc = '<p>' + word() + '</p><button>in frame</button>'; document.body.append(n); return 'frame added'; }
+  case 'scroll': {
+    const tall = document.createElement('div'); tall.style.height = '3000px'; tall.textContent = word(); document.body.append(tall);
+    scrollBy(0, 200 + Math.floor(r.shift() * 800)); return 'scroll'; }
+  case 'box': {
+    const e = pick(els()); if (e) e.style.marginLeft = Math.floor(r.shift() * 300) + 'px'; return 'box'; }
   case 'cross': {
     const n = document.createElement('iframe'); n.src = cross; document.body.append(n); return 'cross-site frame'; }
   }
@@ -136,7 +141,7 @@ func TestDriftCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	kinds := []string{"insert", "remove", "move", "attribute", "text", "property", "focus", "shadow", "frame", "cross"}
+	kinds := []string{"insert", "remove", "move", "attribute", "text", "property", "focus", "shadow", "frame", "cross", "scroll", "box"}
 	pages := []string{"/widgets.html", "/todo.html", "/frames.html", "/dashboard.html", "/login.html"}
 	reused := 0
 	for seed := range uint64(10) {

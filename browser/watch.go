@@ -46,6 +46,9 @@ const observerJS = `(() => {
   document.addEventListener('input', input, true);
   document.addEventListener('change', input, true);
   document.addEventListener('focusin', input, true);
+  // Scrolling and resizing move every box without a mutation.
+  document.addEventListener('scroll', input, {capture: true, passive: true});
+  addEventListener('resize', input);
   globalThis.__canopyObserver = obs;
 })()`
 
