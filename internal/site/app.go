@@ -68,7 +68,7 @@ func serveGrid(w http.ResponseWriter, r *http.Request) {
 	b.WriteString(`</tbody>
 </table>
 <script>
-var rows = document.getElementById('rows'), status = document.getElementById('status');
+var rows = document.getElementById('rows'), statusLine = document.getElementById('status');
 rows.addEventListener('click', function (e) {
   var b = e.target.closest('button');
   if (!b) return;
@@ -84,9 +84,9 @@ rows.addEventListener('click', function (e) {
     tr.querySelector('.edit').disabled = false;
     tr.querySelector('.edit').setAttribute('aria-label', 'Edit ' + v);
     tr.querySelector('.del').setAttribute('aria-label', 'Delete ' + v);
-    status.textContent = 'Saved ' + v;
+    statusLine.textContent = 'Saved ' + v;
   } else if (b.classList.contains('del')) {
-    if (confirm('Delete ' + cell.textContent + '?')) { tr.remove(); status.textContent = 'Deleted ' + cell.textContent; }
+    if (confirm('Delete ' + cell.textContent + '?')) { tr.remove(); statusLine.textContent = 'Deleted ' + cell.textContent; }
   }
 });
 document.getElementById('filter').addEventListener('input', function () {
@@ -96,7 +96,7 @@ document.getElementById('filter').addEventListener('input', function () {
     tr.hidden = !show;
     if (show) n++;
   });
-  status.textContent = n + ' users shown';
+  statusLine.textContent = n + ' users shown';
 });
 </script>
 </body>
