@@ -8,6 +8,14 @@
 // window, or at the cap. Work in flight longer than MaxBusy (a long poll, a
 // stream, a hung request) stops holding the page busy, so one slow request
 // costs MaxBusy, not the whole cap.
+//
+// A source that can prove it is up to date ends sooner ([WaitFlushed]): on
+// request it makes a round trip to the page or app (a task in the page, a
+// D-Bus call to the app) and reports a [Flushed] event once the answer is
+// back, after every event the page or app sent before answering. The work
+// the action caused is then reported, and the wait ends a short grace
+// after that, when nothing is in flight — not a whole quiet window after
+// the last event.
 package settle
 
 import (
@@ -33,6 +41,14 @@ const (
 	// Opened says a window opened on the desktop: work that waits for one
 	// (Busy with UntilOpened) is done.
 	Opened
+	// Flushed answers a flush (see [WaitFlushed]): the page or app has
+	// answered a round trip, and every event it sent before answering came
+	// before this one. It is not activity.
+	Flushed
+	// Slow says the page started work a flush cannot follow (a navigation,
+	// which the browser takes over; a new tab): this wait ends on the
+	// quiet window, not on a flush.
+	Slow
 )
 
 // Event is one report from a source.
@@ -60,6 +76,10 @@ type Options struct {
 	// MaxBusy is how long one piece of work may hold the page busy
 	// (default 1 s).
 	MaxBusy time.Duration
+	// Grace is how long nothing must happen after a flush proved the
+	// source up to date (default 10 ms): the page's short timers and the
+	// effects of its last events that the round trip did not wait for.
+	Grace time.Duration
 }
 
 // Defaults used when Options leave a field zero.
@@ -67,6 +87,7 @@ const (
 	DefaultQuiet   = 60 * time.Millisecond
 	DefaultCap     = 3 * time.Second
 	DefaultMaxBusy = time.Second
+	DefaultGrace   = 10 * time.Millisecond
 )
 
 func (o Options) withDefaults() Options {
@@ -79,6 +100,9 @@ func (o Options) withDefaults() Options {
 	if o.MaxBusy <= 0 {
 		o.MaxBusy = DefaultMaxBusy
 	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
 	return o
 }
 
@@ -90,14 +114,30 @@ type Result struct {
 	Quiet bool `json:"quiet"`
 	// Blocked is true when a Block event ended the wait.
 	Blocked bool `json:"blocked,omitempty"`
-	// Events counts the events seen.
+	// Events counts the events seen (flushes apart).
 	Events int `json:"events"`
+	// Flushed is true when a flush ended the wait (see [WaitFlushed])
+	// rather than the quiet window.
+	Flushed bool `json:"flushed,omitempty"`
 }
 
 // Wait reads events until the source has been quiet for opt.Quiet with no
 // work in flight, or opt.Cap passed, or ctx ended, or a Block event came.
 // A closed channel counts as quiet from then on.
 func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
+	return WaitFlushed(ctx, events, nil, opt)
+}
+
+// WaitFlushed is [Wait] for a source that can prove it is up to date. flush
+// asks the source for a round trip to the page or app; the source reports
+// a Flushed event on events once the answer is back, or nothing when the
+// round trip failed. flush must not block. WaitFlushed asks at once (the
+// action has been dispatched) and again after every later event, one round
+// trip at a time, while nothing is in flight. It returns opt.Grace after a
+// Flushed event that no other event followed, with nothing in flight; or,
+// like Wait, after opt.Quiet without events (a page that does not answer,
+// a Slow event), or at the cap. A nil flush is Wait.
+func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Options) Result {
 	opt = opt.withDefaults()
 	start := time.Now()
 	busy := map[string]time.Time{} // work in flight → when it stops holding the page
@@ -112,8 +152,22 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 	// page (MaxBusy after it started, or its own Hold).
 	staleTimer := time.NewTimer(time.Hour)
 	defer staleTimer.Stop()
+	// graceTimer runs from a Flushed event that no event followed.
+	graceTimer := time.NewTimer(time.Hour)
+	graceTimer.Stop()
+	defer graceTimer.Stop()
+	pending := false // a flush was asked for and has not answered
+	covered := false // a flush answered after the last event
 	restartQuiet := func() {
 		quietTimer.Reset(opt.Quiet)
+	}
+	// ask starts a round trip unless one is under way, work is in flight
+	// (its end asks again), or flushing stopped (flush nil after Slow).
+	ask := func() {
+		if flush != nil && !pending && len(busy) == 0 {
+			pending = true
+			flush()
+		}
 	}
 	armStale := func() {
 		first := time.Time{}
@@ -128,6 +182,7 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 		}
 		staleTimer.Reset(max(time.Until(first), 0))
 	}
+	ask()
 	for {
 		select {
 		case <-ctx.Done():
@@ -146,6 +201,8 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 			armStale()
 			if len(busy) == 0 {
 				restartQuiet()
+				covered = false
+				ask()
 			}
 		case <-quietTimer.C:
 			if len(busy) == 0 {
@@ -153,12 +210,28 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 				res.Quiet = true
 				return res
 			}
+		case <-graceTimer.C:
+			if covered && len(busy) == 0 {
+				res.Waited = time.Since(start)
+				res.Quiet, res.Flushed = true, true
+				return res
+			}
 		case ev, ok := <-events:
 			if !ok {
 				events = nil // quiet from now on; the timers decide
 				continue
 			}
+			if ev.Kind == Flushed {
+				pending = false
+				if flush != nil {
+					covered = true
+					graceTimer.Reset(opt.Grace)
+				}
+				continue
+			}
 			res.Events++
+			covered = false
+			graceTimer.Stop()
 			switch ev.Kind {
 			case Busy:
 				if ev.UntilOpened {
@@ -187,12 +260,15 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 				}
 				clear(untilOpened)
 				armStale()
+			case Slow:
+				flush = nil
 			case Block:
 				res.Waited = time.Since(start)
 				res.Blocked = true
 				return res
 			}
 			restartQuiet()
+			ask()
 		}
 	}
 }
