@@ -88,6 +88,9 @@ type tabWatch struct {
 	// of its loading is reported on the new frame target, not here: the
 	// swap ends it for the settler.
 	docReqs map[cdp.FrameID]network.RequestID
+	// world is the unique id of canopy's isolated world in the main
+	// frame's document, "" when not known (flush.go).
+	world string
 }
 
 // dialogOpened returns a channel that is closed once a JavaScript dialog is
@@ -236,6 +239,10 @@ func (tw *tabWatch) onEvent(ev any) {
 		if e.Name != mutationBinding {
 			break
 		}
+		if strings.HasPrefix(e.Payload, flushPayload) {
+			w.flushMarked(e.Payload) // a flush's round trip, not the page
+			break
+		}
 		if u, ok := strings.CutPrefix(e.Payload, schemePayload); ok {
 			tw.externalURL(w, u, schemeStopped) // schemes.go
 		}
@@ -248,6 +255,16 @@ func (tw *tabWatch) onEvent(ev any) {
 		w.send(settle.Event{Kind: settle.Mutation})
 	case *dom.EventDocumentUpdated:
 		w.send(settle.Event{Kind: settle.Mutation})
+	case *page.EventFrameRequestedNavigation, *page.EventWindowOpen:
+		// The browser takes the navigation or the new window over: its
+		// next events do not follow a flush of this page.
+		w.send(settle.Event{Kind: settle.Slow})
+	case *runtime.EventExecutionContextCreated:
+		tw.contextCreated(e)
+	case *runtime.EventExecutionContextDestroyed:
+		tw.contextGone(e.ExecutionContextUniqueID)
+	case *runtime.EventExecutionContextsCleared:
+		tw.contextGone("")
 	}
 }
 
@@ -296,6 +313,9 @@ func quoteText(s string) string {
 // settler, and outcome lines for the reply.
 type watch struct {
 	events chan settle.Event
+	// ctx ends when the watch does: the flushes' round trips end with it.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	mu       sync.Mutex
 	outcomes []string
@@ -303,11 +323,18 @@ type watch struct {
 	lastURL  string
 	closed   bool
 	refused  map[string]bool // URLs --domains refused (no fragment)
-	probs    problems        // failed requests, console errors (problems.go)
+	// sent counts the events sent; a flush's round trip is clean when it
+	// did not grow between the round trip's start (flushAt) and its
+	// answer (flush.go).
+	sent             int
+	flushes, flushAt int
+	flushTok         string
+	probs            problems // failed requests, console errors (problems.go)
 }
 
-func newWatch(startURL string) *watch {
-	return &watch{events: make(chan settle.Event, 4096), lastURL: startURL}
+func newWatch(ctx context.Context, startURL string) *watch {
+	ctx, cancel := context.WithCancel(ctx)
+	return &watch{events: make(chan settle.Event, 4096), ctx: ctx, cancel: cancel, lastURL: startURL}
 }
 
 // send forwards an event without blocking; when the buffer is full the event
@@ -320,6 +347,9 @@ func (w *watch) send(ev settle.Event) {
 	defer w.mu.Unlock()
 	if w.closed {
 		return
+	}
+	if ev.Kind != settle.Flushed {
+		w.sent++
 	}
 	select {
 	case w.events <- ev:
@@ -424,6 +454,7 @@ func (w *watch) dropOutcome(prefix string) {
 
 // close ends the watch; later events are dropped.
 func (w *watch) close() ([]string, bool) {
+	w.cancel()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.closed = true
@@ -495,6 +526,9 @@ func (b *Browser) onBrowserEvent(ev any) {
 	case *target.EventTargetCreated:
 		if b.ownPage(e.TargetInfo) {
 			b.tabOpened(e.TargetInfo, w)
+			// Its address comes later, from the browser: settle on
+			// the quiet window, which waits for it.
+			w.send(settle.Event{Kind: settle.Slow})
 		}
 	case *target.EventTargetInfoChanged:
 		if b.ownPage(e.TargetInfo) {

@@ -77,7 +77,7 @@ type Options struct {
 	// (default 1 s).
 	MaxBusy time.Duration
 	// Grace is how long nothing must happen after a flush proved the
-	// source up to date (default 10 ms): the page's short timers and the
+	// source up to date (default 5 ms): the page's short timers and the
 	// effects of its last events that the round trip did not wait for.
 	Grace time.Duration
 }
@@ -87,7 +87,7 @@ const (
 	DefaultQuiet   = 60 * time.Millisecond
 	DefaultCap     = 3 * time.Second
 	DefaultMaxBusy = time.Second
-	DefaultGrace   = 10 * time.Millisecond
+	DefaultGrace   = 5 * time.Millisecond
 )
 
 func (o Options) withDefaults() Options {
