@@ -2,7 +2,10 @@ package desktop
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/canopy-dev/canopy/atspi"
 	"github.com/canopy-dev/canopy/session"
@@ -12,20 +15,39 @@ import (
 // watch turns the listener's events into settle events while one action
 // runs: every event is activity; busy states bracket work in flight.
 type watch struct {
+	d       *Desktop
 	events  chan settle.Event
 	unsub   func()
 	done    chan struct{}
 	stopped chan struct{} // closed when loop has returned
 	once    sync.Once
 	prompts prompts // only loop touches it until stopped
+	// ctx ends when the watch stops: the flushes' round trips end with it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu    sync.Mutex
+	sent  int             // events sent to the settler
+	buses map[string]bool // applications that sent events
+	// marks carries, for each barrier event loop passes on, its token and
+	// the count of events sent before it.
+	marks chan mark
+}
+
+// mark is a barrier as loop saw it.
+type mark struct {
+	token string
+	sent  int
 }
 
 // Watch starts collecting the desktop's events for one action.
 func (d *Desktop) Watch(ctx context.Context) (session.Watcher, error) {
 	ch, unsub := d.events.Subscribe()
+	wctx, cancel := context.WithCancel(ctx)
 	w := &watch{
-		events: make(chan settle.Event, 4096), unsub: unsub, done: make(chan struct{}), stopped: make(chan struct{}),
+		d: d, events: make(chan settle.Event, 4096), unsub: unsub, done: make(chan struct{}), stopped: make(chan struct{}),
 		prompts: prompts{conn: d.conn, shown: d.promptShown, classes: map[atspi.Ref]string{}},
+		ctx:     wctx, cancel: cancel, buses: map[string]bool{}, marks: make(chan mark, 16),
 	}
 	go w.loop(ch)
 	return w, nil
@@ -38,6 +60,17 @@ func (w *watch) loop(ch <-chan atspi.Event) {
 		case <-w.done:
 			return
 		case e := <-ch:
+			if e.Type == atspi.BarrierEvent {
+				token, _ := e.Data.(string)
+				w.mu.Lock()
+				m := mark{token: token, sent: w.sent}
+				w.mu.Unlock()
+				select {
+				case w.marks <- m:
+				default:
+				}
+				continue
+			}
 			ev := settle.Event{Kind: settle.Mutation}
 			switch {
 			case e.Type == "object:state-changed:busy":
@@ -52,10 +85,80 @@ func (w *watch) loop(ch <-chan atspi.Event) {
 					ev = pe
 				}
 			}
+			w.mu.Lock()
+			w.sent++
+			w.buses[e.Source.Bus] = true
+			w.mu.Unlock()
 			select {
 			case w.events <- ev:
 			default:
 			}
+		}
+	}
+}
+
+// barriers numbers the desktop's barriers, for their tokens.
+var barriers atomic.Int64
+
+// Flush makes round trips (settle.WaitFlushed) to the application acted on
+// and to those that sent events, until one saw no event come between its
+// start and its answer, and reports settle.Flushed then — once the
+// desktop's own listener, which tells snapshots what to read again, has
+// seen those events too. A failed round trip (an application that does not
+// answer before the watch stops) reports nothing.
+func (w *watch) Flush() {
+	go func() {
+		for w.ctx.Err() == nil {
+			token := "desktop:" + strconv.FormatInt(barriers.Add(1), 10)
+			w.mu.Lock()
+			start := w.sent
+			buses := make([]string, 0, len(w.buses)+1)
+			for b := range w.buses {
+				buses = append(buses, b)
+			}
+			w.mu.Unlock()
+			if b := w.d.actedOn(); b != "" && !slices.Contains(buses, b) {
+				buses = append(buses, b)
+			}
+			tracked := w.d.expectBarrier(token)
+			if err := w.d.events.Barrier(w.ctx, buses, token); err != nil {
+				w.d.forgetBarrier(token)
+				w.d.log.Debug("desktop: flush", "err", err)
+				return
+			}
+			m, ok := w.awaitMark(token)
+			if !ok {
+				w.d.forgetBarrier(token)
+				return
+			}
+			select {
+			case <-tracked:
+			case <-w.ctx.Done():
+				w.d.forgetBarrier(token)
+				return
+			}
+			if m.sent == start {
+				select {
+				case w.events <- settle.Event{Kind: settle.Flushed}:
+				default:
+				}
+				return
+			}
+		}
+	}()
+}
+
+// awaitMark waits until loop passed the barrier token on; false when the
+// watch stopped first.
+func (w *watch) awaitMark(token string) (mark, bool) {
+	for {
+		select {
+		case m := <-w.marks:
+			if m.token == token {
+				return m, true
+			}
+		case <-w.ctx.Done():
+			return mark{}, false
 		}
 	}
 }
@@ -68,6 +171,7 @@ func (w *watch) Events() <-chan settle.Event { return w.events }
 // prompt came up (see prompts).
 func (w *watch) Stop() ([]string, bool) {
 	w.once.Do(func() {
+		w.cancel()
 		w.unsub()
 		close(w.done)
 	})

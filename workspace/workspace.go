@@ -241,6 +241,37 @@ type merged struct {
 	awaitPreview func() bool
 	previewOnce  sync.Once
 	previewWG    sync.WaitGroup
+	// flushing counts the watchers whose settle.Flushed the current flush
+	// still waits for (see Flush).
+	flushMu  sync.Mutex
+	flushing int
+}
+
+// Flush flushes every watcher (settle.WaitFlushed): the one settle.Flushed
+// it reports follows each watcher's, so every event either source sent
+// before its round trip's answer comes before it. When a watcher cannot
+// flush, it reports nothing (the quiet window decides).
+func (m *merged) Flush() {
+	for _, w := range m.watchers {
+		if _, ok := w.(session.Flusher); !ok {
+			return
+		}
+	}
+	m.flushMu.Lock()
+	m.flushing = len(m.watchers)
+	m.flushMu.Unlock()
+	for _, w := range m.watchers {
+		w.(session.Flusher).Flush()
+	}
+}
+
+// flushed counts one watcher's settle.Flushed, and says whether it was the
+// last the flush waited for.
+func (m *merged) flushed() bool {
+	m.flushMu.Lock()
+	defer m.flushMu.Unlock()
+	m.flushing--
+	return m.flushing == 0
 }
 
 func (m *merged) start() {
@@ -258,6 +289,9 @@ func (m *merged) start() {
 					}
 					if isPreview(e) {
 						e = m.previewAsked()
+					}
+					if e.Kind == settle.Flushed && !m.flushed() {
+						continue
 					}
 					select {
 					case m.events <- e:
