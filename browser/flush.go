@@ -18,15 +18,16 @@ import (
 // the page's events (a binding call), then waits for the next animation
 // frame (the page's requestAnimationFrame callbacks run in it) and a task
 // after it (queued behind the page's timers of 0 ms and the tasks the
-// action queued). A hidden page gets no frames: the task alone, after at
-// most 50 ms. chromedp hands the tab's events to the listener in the order
-// the page sent them, so by its answer every event the page sent before it
-// has been seen.
+// action queued). A hidden page gets no frames: the task alone; frames
+// that do not come within 50 ms are not waited for. chromedp hands the
+// tab's events to the listener in the order the page sent them, so by its
+// answer every event the page sent before it has been seen.
 const barrierJS = `new Promise(done => {
   try { ` + mutationBinding + `(%q); } catch (e) {}
   let went = false;
   const go = () => { if (!went) { went = true; setTimeout(done, 0); } };
-  if (document.visibilityState === 'visible') requestAnimationFrame(go);
+  if (document.visibilityState !== 'visible') return go();
+  requestAnimationFrame(go);
   setTimeout(go, 50);
 })`
 

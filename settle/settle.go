@@ -205,13 +205,19 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 				ask()
 			}
 		case <-quietTimer.C:
+			if len(events) > 0 {
+				// Events wait to be read (this loop fell behind):
+				// not quiet.
+				restartQuiet()
+				continue
+			}
 			if len(busy) == 0 {
 				res.Waited = time.Since(start)
 				res.Quiet = true
 				return res
 			}
 		case <-graceTimer.C:
-			if covered && len(busy) == 0 {
+			if covered && len(busy) == 0 && len(events) == 0 {
 				res.Waited = time.Since(start)
 				res.Quiet, res.Flushed = true, true
 				return res
