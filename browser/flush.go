@@ -81,14 +81,19 @@ func (tw *tabWatch) barrier(ctx context.Context, t cdp.Session, token string) er
 }
 
 // flushStart begins a round trip: its token, and the count of events so
-// far, which stands for its start until its mark arrives.
+// far, which stands for its start until its mark arrives. Round trips may
+// overlap (a wait step settles more than once on one watch): each keeps
+// its own count.
 func (w *watch) flushStart() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.flushes++
-	w.flushTok = flushPayload + strconv.Itoa(w.flushes)
-	w.flushAt = w.sent
-	return w.flushTok
+	token := flushPayload + strconv.Itoa(w.flushes)
+	if w.flushAt == nil {
+		w.flushAt = map[string]int{}
+	}
+	w.flushAt[token] = w.sent
+	return token
 }
 
 // flushMarked notes that the page began the round trip token: what it
@@ -99,8 +104,8 @@ func (w *watch) flushMarked(token string) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if token == w.flushTok {
-		w.flushAt = w.sent
+	if _, ok := w.flushAt[token]; ok {
+		w.flushAt[token] = w.sent
 	}
 }
 
@@ -109,7 +114,9 @@ func (w *watch) flushMarked(token string) {
 func (w *watch) flushClean(token string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return token == w.flushTok && w.sent == w.flushAt
+	at, ok := w.flushAt[token]
+	delete(w.flushAt, token)
+	return ok && w.sent == at
 }
 
 // contextCreated notes the execution context of canopy's world in the

@@ -326,10 +326,10 @@ type watch struct {
 	// sent counts the events sent; a flush's round trip is clean when it
 	// did not grow between the round trip's start (flushAt) and its
 	// answer (flush.go).
-	sent             int
-	flushes, flushAt int
-	flushTok         string
-	probs            problems // failed requests, console errors (problems.go)
+	sent    int
+	flushes int
+	flushAt map[string]int // by round trip token
+	probs   problems       // failed requests, console errors (problems.go)
 }
 
 func newWatch(ctx context.Context, startURL string) *watch {

@@ -29,15 +29,10 @@ type watch struct {
 	mu    sync.Mutex
 	sent  int             // events sent to the settler
 	buses map[string]bool // applications that sent events
-	// marks carries, for each barrier event loop passes on, its token and
-	// the count of events sent before it.
-	marks chan mark
-}
-
-// mark is a barrier as loop saw it.
-type mark struct {
-	token string
-	sent  int
+	// marks are the barriers under way, by token: loop sends each the
+	// count of events sent before it. Round trips may overlap (a wait
+	// step settles more than once on one watch).
+	marks map[string]chan int
 }
 
 // Watch starts collecting the desktop's events for one action.
@@ -47,7 +42,7 @@ func (d *Desktop) Watch(ctx context.Context) (session.Watcher, error) {
 	w := &watch{
 		d: d, events: make(chan settle.Event, 4096), unsub: unsub, done: make(chan struct{}), stopped: make(chan struct{}),
 		prompts: prompts{conn: d.conn, shown: d.promptShown, classes: map[atspi.Ref]string{}},
-		ctx:     wctx, cancel: cancel, buses: map[string]bool{}, marks: make(chan mark, 16),
+		ctx:     wctx, cancel: cancel, buses: map[string]bool{}, marks: map[string]chan int{},
 	}
 	go w.loop(ch)
 	return w, nil
@@ -63,12 +58,11 @@ func (w *watch) loop(ch <-chan atspi.Event) {
 			if e.Type == atspi.BarrierEvent {
 				token, _ := e.Data.(string)
 				w.mu.Lock()
-				m := mark{token: token, sent: w.sent}
-				w.mu.Unlock()
-				select {
-				case w.marks <- m:
-				default:
+				if ch, ok := w.marks[token]; ok {
+					ch <- w.sent // buffered: never blocks
+					delete(w.marks, token)
 				}
+				w.mu.Unlock()
 				continue
 			}
 			ev := settle.Event{Kind: settle.Mutation}
@@ -110,7 +104,9 @@ func (w *watch) Flush() {
 	go func() {
 		for w.ctx.Err() == nil {
 			token := "desktop:" + strconv.FormatInt(barriers.Add(1), 10)
+			marked := make(chan int, 1)
 			w.mu.Lock()
+			w.marks[token] = marked
 			start := w.sent
 			buses := make([]string, 0, len(w.buses)+1)
 			for b := range w.buses {
@@ -121,23 +117,16 @@ func (w *watch) Flush() {
 				buses = append(buses, b)
 			}
 			tracked := w.d.expectBarrier(token)
-			if err := w.d.events.Barrier(w.ctx, buses, token); err != nil {
+			sent, err := w.barrier(buses, token, marked, tracked)
+			if err != nil {
 				w.d.forgetBarrier(token)
+				w.mu.Lock()
+				delete(w.marks, token)
+				w.mu.Unlock()
 				w.d.log.Debug("desktop: flush", "err", err)
 				return
 			}
-			m, ok := w.awaitMark(token)
-			if !ok {
-				w.d.forgetBarrier(token)
-				return
-			}
-			select {
-			case <-tracked:
-			case <-w.ctx.Done():
-				w.d.forgetBarrier(token)
-				return
-			}
-			if m.sent == start {
+			if sent == start {
 				select {
 				case w.events <- settle.Event{Kind: settle.Flushed}:
 				default:
@@ -148,19 +137,25 @@ func (w *watch) Flush() {
 	}()
 }
 
-// awaitMark waits until loop passed the barrier token on; false when the
-// watch stopped first.
-func (w *watch) awaitMark(token string) (mark, bool) {
-	for {
-		select {
-		case m := <-w.marks:
-			if m.token == token {
-				return m, true
-			}
-		case <-w.ctx.Done():
-			return mark{}, false
-		}
+// barrier makes one round trip and waits until both loop and the
+// desktop's own listener passed its barrier event on; it returns the count
+// of events loop had sent by then.
+func (w *watch) barrier(buses []string, token string, marked <-chan int, tracked <-chan struct{}) (int, error) {
+	if err := w.d.events.Barrier(w.ctx, buses, token); err != nil {
+		return 0, err
 	}
+	var sent int
+	select {
+	case sent = <-marked:
+	case <-w.ctx.Done():
+		return 0, w.ctx.Err()
+	}
+	select {
+	case <-tracked:
+	case <-w.ctx.Done():
+		return 0, w.ctx.Err()
+	}
+	return sent, nil
 }
 
 // Events feeds the settler.

@@ -121,3 +121,11 @@ func (s *Session) request(a action.Action, target string) policy.Request {
 type Flusher interface {
 	Flush()
 }
+
+// flushOf is w's Flush, nil when w cannot flush.
+func flushOf(w Watcher) func() {
+	if f, ok := w.(Flusher); ok {
+		return f.Flush
+	}
+	return nil
+}
