@@ -330,3 +330,23 @@ func (d *Desktop) actedOn() string {
 	defer d.mu.Unlock()
 	return d.acted
 }
+
+// AppOf returns the bus name of the application process pid runs, among
+// those the snapshots read; "" when none is.
+func (d *Desktop) AppOf(ctx context.Context, pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	d.mu.Lock()
+	buses := make([]string, 0, len(d.cache))
+	for r := range d.cache {
+		buses = append(buses, r.Bus)
+	}
+	d.mu.Unlock()
+	for _, b := range buses {
+		if d.appInfo(ctx, b).pid == pid {
+			return b
+		}
+	}
+	return ""
+}

@@ -137,6 +137,17 @@ func (w *watch) Flush() {
 	}()
 }
 
+// Include adds an application to those the flushes make round trips to
+// (the workspace's browser, whose prompts follow a page's request).
+func (w *watch) Include(bus string) {
+	if bus == "" {
+		return
+	}
+	w.mu.Lock()
+	w.buses[bus] = true
+	w.mu.Unlock()
+}
+
 // barrier makes one round trip and waits until both loop and the
 // desktop's own listener passed its barrier event on; it returns the count
 // of events loop had sent by then.

@@ -180,7 +180,7 @@ func (w *Workspace) Watch(ctx context.Context) (session.Watcher, error) {
 	}
 	w.preview.set(false)
 	m := &merged{watchers: []session.Watcher{dw}, events: make(chan settle.Event, 4096), done: make(chan struct{}),
-		preview: &w.preview, awaitPreview: func() bool { return w.awaitPreview(ctx) }}
+		preview: &w.preview, awaitPreview: func() bool { return w.awaitPreview(ctx) }, desk: dw}
 	if b := w.Browser(); b != nil {
 		bw, err := b.Source().Watch(ctx)
 		if err != nil {
@@ -188,6 +188,8 @@ func (w *Workspace) Watch(ctx context.Context) (session.Watcher, error) {
 			return nil, err
 		}
 		m.watchers = append(m.watchers, bw)
+		m.page = bw
+		m.browserApp = func() string { return w.desk.AppOf(ctx, b.PID()) }
 	}
 	m.start()
 	return m, nil
@@ -241,43 +243,48 @@ type merged struct {
 	awaitPreview func() bool
 	previewOnce  sync.Once
 	previewWG    sync.WaitGroup
-	// flushing counts the watchers whose settle.Flushed the current flush
-	// still waits for (see Flush).
-	flushMu  sync.Mutex
-	flushing int
+	// page is the browser's watcher (nil without a browser), desk the
+	// desktop's; browserApp finds the browser's application on the
+	// desktop (see Flush).
+	page, desk session.Watcher
+	browserApp func() string
 }
 
-// Flush flushes every watcher (settle.WaitFlushed): the one settle.Flushed
-// it reports follows each watcher's, so every event either source sent
-// before its round trip's answer comes before it. When a watcher cannot
-// flush, it reports nothing (the quiet window decides).
+// Flush flushes the page, then the desktop (settle.WaitFlushed), and
+// reports the desktop's settle.Flushed, which follows every event either
+// source sent before its round trip's answer. The desktop's round trips
+// come after the page's and include the browser's own application: what
+// the browser does at a page's request (a permission prompt in its address
+// bar) has reached its user interface by then, a frame after the request.
+// When a watcher cannot flush, nothing is reported (the quiet window
+// decides).
 func (m *merged) Flush() {
-	for _, w := range m.watchers {
-		if _, ok := w.(session.Flusher); !ok {
-			return
-		}
+	if _, ok := m.desk.(session.Flusher); !ok {
+		return
 	}
-	m.flushMu.Lock()
-	m.flushing = len(m.watchers)
-	m.flushMu.Unlock()
-	for _, w := range m.watchers {
-		w.(session.Flusher).Flush()
+	if m.page == nil {
+		m.desk.(session.Flusher).Flush()
+		return
+	}
+	if f, ok := m.page.(session.Flusher); ok {
+		f.Flush()
 	}
 }
 
-// flushed counts one watcher's settle.Flushed, and says whether it was the
-// last the flush waited for.
-func (m *merged) flushed() bool {
-	m.flushMu.Lock()
-	defer m.flushMu.Unlock()
-	m.flushing--
-	return m.flushing == 0
+// pageFlushed goes on from the page's flush to the desktop's.
+func (m *merged) pageFlushed() {
+	go func() {
+		if in, ok := m.desk.(interface{ Include(string) }); ok && m.browserApp != nil {
+			in.Include(m.browserApp())
+		}
+		m.desk.(session.Flusher).Flush()
+	}()
 }
 
 func (m *merged) start() {
 	for _, w := range m.watchers {
 		m.wg.Add(1)
-		go func(ch <-chan settle.Event) {
+		go func(w session.Watcher, ch <-chan settle.Event) {
 			defer m.wg.Done()
 			for {
 				select {
@@ -290,7 +297,8 @@ func (m *merged) start() {
 					if isPreview(e) {
 						e = m.previewAsked()
 					}
-					if e.Kind == settle.Flushed && !m.flushed() {
+					if e.Kind == settle.Flushed && w == m.page {
+						m.pageFlushed()
 						continue
 					}
 					select {
@@ -299,7 +307,7 @@ func (m *merged) start() {
 					}
 				}
 			}
-		}(w.Events())
+		}(w, w.Events())
 	}
 }
 
