@@ -31,21 +31,25 @@ const (
 )
 
 // observerJS reports DOM mutations through the binding, at most once per
-// microtask, so a burst of changes is one event.
+// microtask, so a burst of changes is one event. Focus moving is reported
+// apart ('f'): it comes with any click, so it does not say that the action
+// had its effect (settle.Event.Incidental).
 const observerJS = `(() => {
   if (globalThis.__canopyObserver) return;
-  let queued = false;
+  let queued = false, focusQueued = false;
   const report = () => { queued = false; try { ` + mutationBinding + `('m'); } catch (e) {} };
+  const focusReport = () => { focusQueued = false; try { ` + mutationBinding + `('f'); } catch (e) {} };
   const obs = new MutationObserver(() => { if (!queued) { queued = true; queueMicrotask(report); } });
   obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   const input = () => { if (!queued) { queued = true; queueMicrotask(report); } };
+  const focus = () => { if (!focusQueued) { focusQueued = true; queueMicrotask(focusReport); } };
   // window.print(): the preview (a desktop browser's) holds the page until
   // it closes, so say so before it opens.
   addEventListener('beforeprint', () => { try { ` + mutationBinding + `('print'); } catch (e) {} });
   addEventListener('afterprint', () => { try { ` + mutationBinding + `('printed'); } catch (e) {} });
   document.addEventListener('input', input, true);
   document.addEventListener('change', input, true);
-  document.addEventListener('focusin', input, true);
+  document.addEventListener('focusin', focus, true);
   globalThis.__canopyObserver = obs;
 })()`
 
@@ -252,7 +256,7 @@ func (tw *tabWatch) onEvent(ev any) {
 		case "printed":
 			tw.setPrinting(false)
 		}
-		w.send(settle.Event{Kind: settle.Mutation})
+		w.send(settle.Event{Kind: settle.Mutation, Incidental: e.Payload == "f"})
 	case *dom.EventDocumentUpdated:
 		w.send(settle.Event{Kind: settle.Mutation})
 	case *page.EventFrameRequestedNavigation, *page.EventWindowOpen:

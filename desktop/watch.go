@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -74,6 +75,9 @@ func (w *watch) loop(ch <-chan atspi.Event) {
 				}
 			case opensWindow(e):
 				ev = settle.Event{Kind: settle.Opened}
+			case e.Type == "object:state-changed:focused" || strings.HasPrefix(e.Type, "focus:"):
+				// Focus comes with any click: not the action's effect.
+				ev.Incidental = true
 			default:
 				if pe, ok := w.prompts.event(e); ok {
 					ev = pe

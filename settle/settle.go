@@ -65,6 +65,10 @@ type Event struct {
 	// browser prompt that shows its window some time after it asked);
 	// zero means MaxBusy. The cap still ends the wait.
 	Hold time.Duration
+	// Incidental, on a Mutation, says the change comes with any action
+	// rather than being its effect: the focus moved to the element acted
+	// on. See WaitFlushed.
+	Incidental bool
 }
 
 // Options tune Wait. Zero values take the defaults.
@@ -134,7 +138,9 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 // round trip failed. flush must not block. WaitFlushed asks at once (the
 // action has been dispatched) and again after every later event, one round
 // trip at a time, while nothing is in flight. It returns opt.Grace after a
-// Flushed event that no other event followed, with nothing in flight; or,
+// Flushed event that no other event followed, with nothing in flight — the
+// second such event while every event so far was Incidental (an action
+// whose whole effect comes later has shown nothing yet); or,
 // like Wait, after opt.Quiet without events (a page that does not answer,
 // a Slow event), or at the cap. A nil flush is Wait.
 func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Options) Result {
@@ -158,6 +164,8 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 	defer graceTimer.Stop()
 	pending := false // a flush was asked for and has not answered
 	covered := false // a flush answered after the last event
+	effect := false  // an event came that was not incidental
+	again := false   // a second round trip was asked for, for want of one
 	restartQuiet := func() {
 		quietTimer.Reset(opt.Quiet)
 	}
@@ -229,13 +237,22 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 			}
 			if ev.Kind == Flushed {
 				pending = false
-				if flush != nil {
+				switch {
+				case flush == nil:
+				case !effect && !again:
+					// Nothing but the incidental yet: the action's
+					// effect may be a task and a frame away (a timer
+					// that asks for a frame). One more round trip.
+					again = true
+					ask()
+				default:
 					covered = true
 					graceTimer.Reset(opt.Grace)
 				}
 				continue
 			}
 			res.Events++
+			effect = effect || !ev.Incidental
 			covered = false
 			graceTimer.Stop()
 			switch ev.Kind {

@@ -245,3 +245,24 @@ func TestFlushCap(t *testing.T) {
 		t.Errorf("endless mutations: %+v", res)
 	}
 }
+
+// TestFlushIncidental: while every event is incidental (the focus moving
+// to the element acted on), the first flush's answer asks for a second
+// round trip; an effect ends the wait on the first.
+func TestFlushIncidental(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		before []Event
+		want   int
+	}{
+		{"nothing", nil, 2},
+		{"focus only", []Event{{Kind: Mutation, Incidental: true}}, 2},
+		{"an effect", []Event{{Kind: Mutation, Incidental: true}, {Kind: Mutation}}, 1},
+	} {
+		f := &flusher{ev: make(chan Event, 16), before: map[int][]Event{0: tc.before}}
+		res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: 10 * time.Second, Grace: time.Millisecond})
+		if !res.Flushed || f.asked != tc.want {
+			t.Errorf("%s: %+v after %d flushes, want %d", tc.name, res, f.asked, tc.want)
+		}
+	}
+}
