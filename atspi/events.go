@@ -2,6 +2,7 @@ package atspi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -63,6 +64,7 @@ var DefaultEvents = []string{
 type Listener struct {
 	c      *Conn
 	sig    chan *dbus.Signal
+	marks  chan Event // Barrier's events, delivered after the signals before them
 	events []string
 
 	mu   sync.Mutex
@@ -78,7 +80,7 @@ func (c *Conn) Listen(ctx context.Context, types []string) (*Listener, error) {
 	if types == nil {
 		types = DefaultEvents
 	}
-	l := &Listener{c: c, sig: make(chan *dbus.Signal, 4096), events: types,
+	l := &Listener{c: c, sig: make(chan *dbus.Signal, 4096), marks: make(chan Event), events: types,
 		subs: map[chan Event]struct{}{}, done: make(chan struct{})}
 	c.bus.Signal(l.sig)
 	for _, iface := range []string{"Object", "Window", "Focus", "Document"} {
@@ -138,19 +140,78 @@ func (l *Listener) loop() {
 			if !ok {
 				return
 			}
-			e, ok := decodeEvent(s)
-			if !ok {
-				continue
-			}
-			l.mu.Lock()
-			for ch := range l.subs {
+			l.signal(s)
+		case m := <-l.marks:
+			// The signals already buffered came before the answers
+			// the barrier waited for: they go first.
+			for drained := false; !drained; {
 				select {
-				case ch <- e:
+				case s, ok := <-l.sig:
+					if !ok {
+						return
+					}
+					l.signal(s)
 				default:
+					drained = true
 				}
 			}
-			l.mu.Unlock()
+			l.deliver(m)
 		}
+	}
+}
+
+// signal delivers a signal's event, when it is one.
+func (l *Listener) signal(s *dbus.Signal) {
+	if e, ok := decodeEvent(s); ok {
+		l.deliver(e)
+	}
+}
+
+// deliver hands an event to every subscriber.
+func (l *Listener) deliver(e Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for ch := range l.subs {
+		select {
+		case ch <- e:
+		default:
+		}
+	}
+}
+
+// BarrierEvent is the type of the event [Listener.Barrier] delivers; its
+// Data is the barrier's token.
+const BarrierEvent = "canopy:barrier"
+
+// Barrier makes a round trip to each application of buses (a call its main
+// loop answers: GetRole of its root), then delivers an event of type
+// BarrierEvent with Data token to every subscriber, after every event those
+// applications sent before answering: the bus keeps each sender's messages
+// in order, and godbus queues a signal before it reads the next message. An
+// application that is gone counts as answered.
+func (l *Listener) Barrier(ctx context.Context, buses []string, token string) error {
+	errs := make(chan error, len(buses))
+	for _, bus := range buses {
+		go func() {
+			_, err := l.c.RoleOf(ctx, Ref{Bus: bus, Path: rootPath})
+			if errors.Is(err, ErrDefunct) || errors.Is(err, ErrUnsupported) {
+				err = nil
+			}
+			errs <- err
+		}()
+	}
+	for range buses {
+		if err := <-errs; err != nil {
+			return fmt.Errorf("barrier: %w", err)
+		}
+	}
+	select {
+	case l.marks <- Event{Type: BarrierEvent, Data: token}:
+		return nil
+	case <-l.done:
+		return fmt.Errorf("barrier: the listener is closed")
+	case <-ctx.Done():
+		return fmt.Errorf("barrier: %w", ctx.Err())
 	}
 }
 

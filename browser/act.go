@@ -60,7 +60,7 @@ func (s source) TreePoint(ctx context.Context, x, y float64) (float64, float64, 
 
 // watch starts collecting the current tab's activity for one action.
 func (b *Browser) watch(ctx context.Context) (session.Watcher, error) {
-	w := newWatch(b.tabURL(ctx))
+	w := newWatch(ctx, b.tabURL(ctx))
 	b.sinkMu.Lock()
 	b.sink = w
 	b.sinkMu.Unlock()
@@ -271,14 +271,18 @@ func (b *Browser) pointer(ctx context.Context, tab cdp.Session, h *handle, a act
 	}
 	// Moving the mouse can move the node (a hover style elsewhere goes
 	// away): measure again, so the press lands where the node is now.
-	if x, y, err = b.point(ctx, h, true); err != nil {
+	x2, y2, err := b.point(ctx, h, true)
+	if err != nil {
 		return err
 	}
-	switch a.Kind {
-	case action.DoubleClick:
-		return click(ctx, tab, x, y, button, 2)
+	count := max(a.Count, 1)
+	if a.Kind == action.DoubleClick {
+		count = 2
 	}
-	return click(ctx, tab, x, y, button, max(a.Count, 1))
+	if x2 == x && y2 == y {
+		return clickHere(ctx, tab, x, y, button, count)
+	}
+	return click(ctx, tab, x2, y2, button, count)
 }
 
 // pointerAt clicks, double-clicks or hovers a point of the viewport: what
@@ -292,9 +296,9 @@ func pointerAt(ctx context.Context, tab cdp.Session, a action.Action, button inp
 		return err
 	}
 	if a.Kind == action.DoubleClick {
-		return click(ctx, tab, x, y, button, 2)
+		return clickHere(ctx, tab, x, y, button, 2)
 	}
-	return click(ctx, tab, x, y, button, max(a.Count, 1))
+	return clickHere(ctx, tab, x, y, button, max(a.Count, 1))
 }
 
 // focus scrolls the node into view and gives it keyboard focus.

@@ -35,6 +35,13 @@ func click(ctx context.Context, t cdp.Session, x, y float64, button input.MouseB
 	if err := mouse(ctx, t, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0); err != nil {
 		return err
 	}
+	return clickHere(ctx, t, x, y, button, count)
+}
+
+// clickHere clicks count times at x,y, where the mouse already is. (A move
+// is answered only once the page drew its next frame: a move to where the
+// mouse is costs a frame for nothing.)
+func clickHere(ctx context.Context, t cdp.Session, x, y float64, button input.MouseButton, count int) error {
 	for i := 1; i <= max(count, 1); i++ {
 		if err := mouse(ctx, t, input.DispatchMouseEventTypeMousePressed, x, y, button, i); err != nil {
 			return err

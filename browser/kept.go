@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"sync/atomic"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -41,8 +42,8 @@ type changeCounter struct{ n atomic.Uint64 }
 func (c *changeCounter) note(ev any) {
 	switch e := ev.(type) {
 	case *runtime.EventBindingCalled:
-		if e.Name != mutationBinding {
-			return
+		if e.Name != mutationBinding || strings.HasPrefix(e.Payload, flushPayload) {
+			return // a settle round trip's mark is no change
 		}
 	case *page.EventFrameNavigated, *page.EventNavigatedWithinDocument, *page.EventFrameAttached,
 		*page.EventFrameDetached, *page.EventFrameStartedLoading, *page.EventFrameStoppedLoading,

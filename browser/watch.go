@@ -31,24 +31,31 @@ const (
 )
 
 // observerJS reports DOM mutations through the binding, at most once per
-// microtask, so a burst of changes is one event.
+// microtask, so a burst of changes is one event. Focus moving is reported
+// apart ('f'): it comes with any click, so it does not say that the action
+// had its effect (settle.Event.Incidental).
 const observerJS = `(() => {
   if (globalThis.__canopyObserver) return;
-  let queued = false;
+  let queued = false, focusQueued = false;
   const report = () => { queued = false; try { ` + mutationBinding + `('m'); } catch (e) {} };
+  const focusReport = () => { focusQueued = false; try { ` + mutationBinding + `('f'); } catch (e) {} };
   const obs = new MutationObserver(() => { if (!queued) { queued = true; queueMicrotask(report); } });
   obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   const input = () => { if (!queued) { queued = true; queueMicrotask(report); } };
+  const focus = () => { if (!focusQueued) { focusQueued = true; queueMicrotask(focusReport); } };
   // window.print(): the preview (a desktop browser's) holds the page until
   // it closes, so say so before it opens.
   addEventListener('beforeprint', () => { try { ` + mutationBinding + `('print'); } catch (e) {} });
   addEventListener('afterprint', () => { try { ` + mutationBinding + `('printed'); } catch (e) {} });
   document.addEventListener('input', input, true);
   document.addEventListener('change', input, true);
-  document.addEventListener('focusin', input, true);
-  // Scrolling and resizing move every box without a mutation.
-  document.addEventListener('scroll', input, {capture: true, passive: true});
-  addEventListener('resize', input);
+  document.addEventListener('focusin', focus, true);
+  // Scrolling and resizing move every box without a mutation ('s'): the
+  // kept tree's boxes are stale (kept.go); for settling it is incidental.
+  let moveQueued = false;
+  const moved = () => { if (!moveQueued) { moveQueued = true; queueMicrotask(() => { moveQueued = false; try { ` + mutationBinding + `('s'); } catch (e) {} }); } };
+  document.addEventListener('scroll', moved, {capture: true, passive: true});
+  addEventListener('resize', moved);
   globalThis.__canopyObserver = obs;
 })()`
 
@@ -93,6 +100,9 @@ type tabWatch struct {
 	docReqs map[cdp.FrameID]network.RequestID
 	// changes counts the events that can change the tab's tree (kept.go).
 	changes changeCounter
+	// world is the unique id of canopy's isolated world in the main
+	// frame's document, "" when not known (flush.go).
+	world string
 }
 
 // dialogOpened returns a channel that is closed once a JavaScript dialog is
@@ -242,6 +252,10 @@ func (tw *tabWatch) onEvent(ev any) {
 		if e.Name != mutationBinding {
 			break
 		}
+		if strings.HasPrefix(e.Payload, flushPayload) {
+			w.flushMarked(e.Payload) // a flush's round trip, not the page
+			break
+		}
 		if u, ok := strings.CutPrefix(e.Payload, schemePayload); ok {
 			tw.externalURL(w, u, schemeStopped) // schemes.go
 		}
@@ -251,9 +265,19 @@ func (tw *tabWatch) onEvent(ev any) {
 		case "printed":
 			tw.setPrinting(false)
 		}
-		w.send(settle.Event{Kind: settle.Mutation})
+		w.send(settle.Event{Kind: settle.Mutation, Incidental: e.Payload == "f" || e.Payload == "s"})
 	case *dom.EventDocumentUpdated:
 		w.send(settle.Event{Kind: settle.Mutation})
+	case *page.EventFrameRequestedNavigation, *page.EventWindowOpen:
+		// The browser takes the navigation or the new window over: its
+		// next events do not follow a flush of this page.
+		w.send(settle.Event{Kind: settle.Slow})
+	case *runtime.EventExecutionContextCreated:
+		tw.contextCreated(e)
+	case *runtime.EventExecutionContextDestroyed:
+		tw.contextGone(e.ExecutionContextUniqueID)
+	case *runtime.EventExecutionContextsCleared:
+		tw.contextGone("")
 	}
 }
 
@@ -302,6 +326,9 @@ func quoteText(s string) string {
 // settler, and outcome lines for the reply.
 type watch struct {
 	events chan settle.Event
+	// ctx ends when the watch does: the flushes' round trips end with it.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	mu       sync.Mutex
 	outcomes []string
@@ -309,11 +336,18 @@ type watch struct {
 	lastURL  string
 	closed   bool
 	refused  map[string]bool // URLs --domains refused (no fragment)
-	probs    problems        // failed requests, console errors (problems.go)
+	// sent counts the events sent; a flush's round trip is clean when it
+	// did not grow between the round trip's start (flushAt) and its
+	// answer (flush.go).
+	sent    int
+	flushes int
+	flushAt map[string]int // by round trip token
+	probs   problems       // failed requests, console errors (problems.go)
 }
 
-func newWatch(startURL string) *watch {
-	return &watch{events: make(chan settle.Event, 4096), lastURL: startURL}
+func newWatch(ctx context.Context, startURL string) *watch {
+	ctx, cancel := context.WithCancel(ctx)
+	return &watch{events: make(chan settle.Event, 4096), ctx: ctx, cancel: cancel, lastURL: startURL}
 }
 
 // send forwards an event without blocking; when the buffer is full the event
@@ -326,6 +360,9 @@ func (w *watch) send(ev settle.Event) {
 	defer w.mu.Unlock()
 	if w.closed {
 		return
+	}
+	if ev.Kind != settle.Flushed {
+		w.sent++
 	}
 	select {
 	case w.events <- ev:
@@ -430,6 +467,7 @@ func (w *watch) dropOutcome(prefix string) {
 
 // close ends the watch; later events are dropped.
 func (w *watch) close() ([]string, bool) {
+	w.cancel()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.closed = true
@@ -501,6 +539,9 @@ func (b *Browser) onBrowserEvent(ev any) {
 	case *target.EventTargetCreated:
 		if b.ownPage(e.TargetInfo) {
 			b.tabOpened(e.TargetInfo, w)
+			// Its address comes later, from the browser: settle on
+			// the quiet window, which waits for it.
+			w.send(settle.Event{Kind: settle.Slow})
 		}
 	case *target.EventTargetInfoChanged:
 		if b.ownPage(e.TargetInfo) {

@@ -25,6 +25,7 @@ func (d *Desktop) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 	if err := p.Allows(a.Kind); err != nil {
 		return session.Output{}, err
 	}
+	d.noteActedOn(target)
 	if a.At != "" {
 		// A point: the input goes there, to whatever is on top, as the
 		// agent saw it; target is the node there, for the gate and reply.

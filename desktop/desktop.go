@@ -86,6 +86,11 @@ type Desktop struct {
 	prompt   atspi.Ref
 	promptAt time.Time
 	stop     func()
+	// acted is the bus name of the application the last action went to;
+	// barriers are the flushes' barrier events track has yet to see, by
+	// token (watch.go).
+	acted    string
+	barriers map[string]chan struct{}
 }
 
 // Open connects to the desktop's accessibility bus and starts listening.
@@ -116,7 +121,7 @@ func Open(ctx context.Context, opt Options) (*Desktop, error) {
 	}
 	d := &Desktop{conn: conn, events: ev, refs: opt.Refs, log: opt.Logger, skipWeb: opt.SkipWeb, appWait: opt.AppTimeout,
 		items: map[string]*atspi.Item{}, windows: map[atspi.Ref]string{}, launched: map[int]*launched{},
-		cache: map[atspi.Ref]*readApp{}, dirty: map[string]bool{}}
+		cache: map[atspi.Ref]*readApp{}, dirty: map[string]bool{}, barriers: map[string]chan struct{}{}}
 	ch, unsub := ev.Subscribe()
 	done := make(chan struct{})
 	go d.track(ch, done)
@@ -182,6 +187,10 @@ func (d *Desktop) track(ch <-chan atspi.Event, done <-chan struct{}) {
 		case <-done:
 			return
 		case e := <-ch:
+			if e.Type == atspi.BarrierEvent {
+				d.passedBarrier(e)
+				continue
+			}
 			d.mu.Lock()
 			d.dirty[e.Source.Bus] = true
 			switch e.Type {
@@ -273,4 +282,73 @@ func (d *Desktop) item(n *tree.Node) (*atspi.Item, bool) {
 	defer d.mu.Unlock()
 	it, ok := d.items[n.Key]
 	return it, ok
+}
+
+// expectBarrier returns a channel that track closes once it has seen the
+// barrier token, and so every event before it.
+func (d *Desktop) expectBarrier(token string) <-chan struct{} {
+	ch := make(chan struct{})
+	d.mu.Lock()
+	d.barriers[token] = ch
+	d.mu.Unlock()
+	return ch
+}
+
+// forgetBarrier drops a barrier nobody waits for any more.
+func (d *Desktop) forgetBarrier(token string) {
+	d.mu.Lock()
+	delete(d.barriers, token)
+	d.mu.Unlock()
+}
+
+// passedBarrier notes, on track's goroutine, that a barrier came through.
+func (d *Desktop) passedBarrier(e atspi.Event) {
+	token, _ := e.Data.(string)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if ch, ok := d.barriers[token]; ok {
+		close(ch)
+		delete(d.barriers, token)
+	}
+}
+
+// noteActedOn remembers the application of an action's target ("" for
+// none): the flushes of the action's settling make a round trip to it.
+func (d *Desktop) noteActedOn(target *tree.Node) {
+	bus := ""
+	if target != nil {
+		if it, ok := d.item(target); ok {
+			bus = it.Ref.Bus
+		}
+	}
+	d.mu.Lock()
+	d.acted = bus
+	d.mu.Unlock()
+}
+
+// actedOn is the bus name of the application the last action went to.
+func (d *Desktop) actedOn() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.acted
+}
+
+// AppOf returns the bus name of the application process pid runs, among
+// those the snapshots read; "" when none is.
+func (d *Desktop) AppOf(ctx context.Context, pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	d.mu.Lock()
+	buses := make([]string, 0, len(d.cache))
+	for r := range d.cache {
+		buses = append(buses, r.Bus)
+	}
+	d.mu.Unlock()
+	for _, b := range buses {
+		if d.appInfo(ctx, b).pid == pid {
+			return b
+		}
+	}
+	return ""
 }

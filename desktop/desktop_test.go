@@ -99,6 +99,11 @@ func TestWidgetFactory(t *testing.T) {
 		t.Errorf("check diff:\n%s", r.Text)
 	}
 	golden(t, "wf-check", renumber(r.Text))
+	if !r.Settled.Flushed {
+		// A round trip to the app proved it had sent what the check
+		// caused: no quiet window was needed.
+		t.Errorf("check settled on the quiet window or the cap: %+v", r.Settled)
+	}
 	checkedNow := d.itemOf(t, `app:gtk3-widget-factory >> role:checkbox !state:disabled state:checked nth:1`)
 	if st, _ := d.conn.States(ctx, checkedNow.Ref); !st.Has(atspi.StateChecked) {
 		t.Error("the box is not checked when read back")

@@ -2,7 +2,11 @@ package desktop
 
 import (
 	"context"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/canopy-dev/canopy/atspi"
 	"github.com/canopy-dev/canopy/session"
@@ -12,20 +16,34 @@ import (
 // watch turns the listener's events into settle events while one action
 // runs: every event is activity; busy states bracket work in flight.
 type watch struct {
+	d       *Desktop
 	events  chan settle.Event
 	unsub   func()
 	done    chan struct{}
 	stopped chan struct{} // closed when loop has returned
 	once    sync.Once
 	prompts prompts // only loop touches it until stopped
+	// ctx ends when the watch stops: the flushes' round trips end with it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu    sync.Mutex
+	sent  int             // events sent to the settler
+	buses map[string]bool // applications that sent events
+	// marks are the barriers under way, by token: loop sends each the
+	// count of events sent before it. Round trips may overlap (a wait
+	// step settles more than once on one watch).
+	marks map[string]chan int
 }
 
 // Watch starts collecting the desktop's events for one action.
 func (d *Desktop) Watch(ctx context.Context) (session.Watcher, error) {
 	ch, unsub := d.events.Subscribe()
+	wctx, cancel := context.WithCancel(ctx)
 	w := &watch{
-		events: make(chan settle.Event, 4096), unsub: unsub, done: make(chan struct{}), stopped: make(chan struct{}),
+		d: d, events: make(chan settle.Event, 4096), unsub: unsub, done: make(chan struct{}), stopped: make(chan struct{}),
 		prompts: prompts{conn: d.conn, shown: d.promptShown, classes: map[atspi.Ref]string{}},
+		ctx:     wctx, cancel: cancel, buses: map[string]bool{}, marks: map[string]chan int{},
 	}
 	go w.loop(ch)
 	return w, nil
@@ -38,6 +56,16 @@ func (w *watch) loop(ch <-chan atspi.Event) {
 		case <-w.done:
 			return
 		case e := <-ch:
+			if e.Type == atspi.BarrierEvent {
+				token, _ := e.Data.(string)
+				w.mu.Lock()
+				if ch, ok := w.marks[token]; ok {
+					ch <- w.sent // buffered: never blocks
+					delete(w.marks, token)
+				}
+				w.mu.Unlock()
+				continue
+			}
 			ev := settle.Event{Kind: settle.Mutation}
 			switch {
 			case e.Type == "object:state-changed:busy":
@@ -47,17 +75,102 @@ func (w *watch) loop(ch <-chan atspi.Event) {
 				}
 			case opensWindow(e):
 				ev = settle.Event{Kind: settle.Opened}
+			case e.Type == "object:state-changed:focused" || strings.HasPrefix(e.Type, "focus:"):
+				// Focus comes with any click: not the action's effect.
+				ev.Incidental = true
 			default:
 				if pe, ok := w.prompts.event(e); ok {
 					ev = pe
 				}
 			}
+			w.mu.Lock()
+			w.sent++
+			w.buses[e.Source.Bus] = true
+			w.mu.Unlock()
 			select {
 			case w.events <- ev:
 			default:
 			}
 		}
 	}
+}
+
+// barriers numbers the desktop's barriers, for their tokens.
+var barriers atomic.Int64
+
+// Flush makes round trips (settle.WaitFlushed) to the application acted on
+// and to those that sent events, until one saw no event come between its
+// start and its answer, and reports settle.Flushed then — once the
+// desktop's own listener, which tells snapshots what to read again, has
+// seen those events too. A failed round trip (an application that does not
+// answer before the watch stops) reports nothing.
+func (w *watch) Flush() {
+	go func() {
+		for w.ctx.Err() == nil {
+			token := "desktop:" + strconv.FormatInt(barriers.Add(1), 10)
+			marked := make(chan int, 1)
+			w.mu.Lock()
+			w.marks[token] = marked
+			start := w.sent
+			buses := make([]string, 0, len(w.buses)+1)
+			for b := range w.buses {
+				buses = append(buses, b)
+			}
+			w.mu.Unlock()
+			if b := w.d.actedOn(); b != "" && !slices.Contains(buses, b) {
+				buses = append(buses, b)
+			}
+			tracked := w.d.expectBarrier(token)
+			sent, err := w.barrier(buses, token, marked, tracked)
+			if err != nil {
+				w.d.forgetBarrier(token)
+				w.mu.Lock()
+				delete(w.marks, token)
+				w.mu.Unlock()
+				w.d.log.Debug("desktop: flush", "err", err)
+				return
+			}
+			if sent == start {
+				select {
+				case w.events <- settle.Event{Kind: settle.Flushed}:
+				default:
+				}
+				return
+			}
+		}
+	}()
+}
+
+// Include adds an application to those the flushes make round trips to
+// (the workspace's browser, whose prompts follow a page's request).
+func (w *watch) Include(bus string) {
+	if bus == "" {
+		return
+	}
+	w.mu.Lock()
+	w.buses[bus] = true
+	w.mu.Unlock()
+}
+
+// barrier makes one round trip and waits until both loop and the
+// desktop's own listener passed its barrier event on; it returns the count
+// of events loop had sent by then.
+func (w *watch) barrier(buses []string, token string, marked <-chan int, tracked <-chan struct{}) (int, error) {
+	if err := w.d.events.Barrier(w.ctx, buses, token); err != nil {
+		return 0, err
+	}
+	var sent int
+	select {
+	case sent = <-marked:
+	case <-w.ctx.Done():
+		return 0, w.ctx.Err()
+	}
+	select {
+	case <-tracked:
+	case <-w.ctx.Done():
+		return 0, w.ctx.Err()
+	}
+	return sent, nil
 }
 
 // Events feeds the settler.
@@ -68,6 +181,7 @@ func (w *watch) Events() <-chan settle.Event { return w.events }
 // prompt came up (see prompts).
 func (w *watch) Stop() ([]string, bool) {
 	w.once.Do(func() {
+		w.cancel()
 		w.unsub()
 		close(w.done)
 	})

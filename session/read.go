@@ -168,11 +168,13 @@ func (s *Session) wait(ctx context.Context, a action.Action) (Reply, error) {
 			r.Timing.Settle = time.Since(start)
 			return r, nil
 		}
-		// Sleep until the page does something, then let it settle.
+		// Sleep until the page does something, then let it settle (a
+		// flush will do: the condition is checked again at the next
+		// activity anyway).
 		if !nextActivity(ctx, w.Events()) {
 			return Reply{}, fmt.Errorf("waited %s for %s: it did not happen", roundMs(limit), what)
 		}
-		settle.Wait(ctx, w.Events(), s.opt.Settle)
+		settle.WaitFlushed(ctx, w.Events(), flushOf(w), s.opt.Settle)
 		if cur, err = s.read(ctx); err != nil {
 			if ctx.Err() != nil {
 				return Reply{}, fmt.Errorf("waited %s for %s: it did not happen", roundMs(limit), what)

@@ -113,3 +113,19 @@ func (s *Session) request(a action.Action, target string) policy.Request {
 	}
 	return r
 }
+
+// A Flusher is a Watcher that can prove its source up to date, so that an
+// action settles sooner (settle.WaitFlushed): Flush starts a round trip to
+// the page or app, and reports settle.Flushed on Events once it is back,
+// after every event sent before the answer. It must not block.
+type Flusher interface {
+	Flush()
+}
+
+// flushOf is w's Flush, nil when w cannot flush.
+func flushOf(w Watcher) func() {
+	if f, ok := w.(Flusher); ok {
+		return f.Flush
+	}
+	return nil
+}

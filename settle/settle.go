@@ -8,6 +8,14 @@
 // window, or at the cap. Work in flight longer than MaxBusy (a long poll, a
 // stream, a hung request) stops holding the page busy, so one slow request
 // costs MaxBusy, not the whole cap.
+//
+// A source that can prove it is up to date ends sooner ([WaitFlushed]): on
+// request it makes a round trip to the page or app (a task in the page, a
+// D-Bus call to the app) and reports a [Flushed] event once the answer is
+// back, after every event the page or app sent before answering. The work
+// the action caused is then reported, and the wait ends a short grace
+// after that, when nothing is in flight — not a whole quiet window after
+// the last event.
 package settle
 
 import (
@@ -33,6 +41,14 @@ const (
 	// Opened says a window opened on the desktop: work that waits for one
 	// (Busy with UntilOpened) is done.
 	Opened
+	// Flushed answers a flush (see [WaitFlushed]): the page or app has
+	// answered a round trip, and every event it sent before answering came
+	// before this one. It is not activity.
+	Flushed
+	// Slow says the page started work a flush cannot follow (a navigation,
+	// which the browser takes over; a new tab): this wait ends on the
+	// quiet window, not on a flush.
+	Slow
 )
 
 // Event is one report from a source.
@@ -49,6 +65,10 @@ type Event struct {
 	// browser prompt that shows its window some time after it asked);
 	// zero means MaxBusy. The cap still ends the wait.
 	Hold time.Duration
+	// Incidental, on a Mutation, says the change comes with any action
+	// rather than being its effect: the focus moved to the element acted
+	// on. See WaitFlushed.
+	Incidental bool
 }
 
 // Options tune Wait. Zero values take the defaults.
@@ -60,6 +80,10 @@ type Options struct {
 	// MaxBusy is how long one piece of work may hold the page busy
 	// (default 1 s).
 	MaxBusy time.Duration
+	// Grace is how long nothing must happen after a flush proved the
+	// source up to date (default 5 ms): the page's short timers and the
+	// effects of its last events that the round trip did not wait for.
+	Grace time.Duration
 }
 
 // Defaults used when Options leave a field zero.
@@ -67,6 +91,7 @@ const (
 	DefaultQuiet   = 60 * time.Millisecond
 	DefaultCap     = 3 * time.Second
 	DefaultMaxBusy = time.Second
+	DefaultGrace   = 5 * time.Millisecond
 )
 
 func (o Options) withDefaults() Options {
@@ -79,6 +104,9 @@ func (o Options) withDefaults() Options {
 	if o.MaxBusy <= 0 {
 		o.MaxBusy = DefaultMaxBusy
 	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
 	return o
 }
 
@@ -90,14 +118,32 @@ type Result struct {
 	Quiet bool `json:"quiet"`
 	// Blocked is true when a Block event ended the wait.
 	Blocked bool `json:"blocked,omitempty"`
-	// Events counts the events seen.
+	// Events counts the events seen (flushes apart).
 	Events int `json:"events"`
+	// Flushed is true when a flush ended the wait (see [WaitFlushed])
+	// rather than the quiet window.
+	Flushed bool `json:"flushed,omitempty"`
 }
 
 // Wait reads events until the source has been quiet for opt.Quiet with no
 // work in flight, or opt.Cap passed, or ctx ended, or a Block event came.
 // A closed channel counts as quiet from then on.
 func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
+	return WaitFlushed(ctx, events, nil, opt)
+}
+
+// WaitFlushed is [Wait] for a source that can prove it is up to date. flush
+// asks the source for a round trip to the page or app; the source reports
+// a Flushed event on events once the answer is back, or nothing when the
+// round trip failed. flush must not block. WaitFlushed asks at once (the
+// action has been dispatched) and again after every later event, one round
+// trip at a time, while nothing is in flight. It returns opt.Grace after a
+// Flushed event that no other event followed, with nothing in flight — the
+// second such event while every event so far was Incidental (an action
+// whose whole effect comes later has shown nothing yet); or,
+// like Wait, after opt.Quiet without events (a page that does not answer,
+// a Slow event), or at the cap. A nil flush is Wait.
+func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Options) Result {
 	opt = opt.withDefaults()
 	start := time.Now()
 	busy := map[string]time.Time{} // work in flight → when it stops holding the page
@@ -112,8 +158,24 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 	// page (MaxBusy after it started, or its own Hold).
 	staleTimer := time.NewTimer(time.Hour)
 	defer staleTimer.Stop()
+	// graceTimer runs from a Flushed event that no event followed.
+	graceTimer := time.NewTimer(time.Hour)
+	graceTimer.Stop()
+	defer graceTimer.Stop()
+	pending := false // a flush was asked for and has not answered
+	covered := false // a flush answered after the last event
+	effect := false  // an event came that was not incidental
+	again := false   // a second round trip was asked for, for want of one
 	restartQuiet := func() {
 		quietTimer.Reset(opt.Quiet)
+	}
+	// ask starts a round trip unless one is under way, work is in flight
+	// (its end asks again), or flushing stopped (flush nil after Slow).
+	ask := func() {
+		if flush != nil && !pending && len(busy) == 0 {
+			pending = true
+			flush()
+		}
 	}
 	armStale := func() {
 		first := time.Time{}
@@ -128,6 +190,7 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 		}
 		staleTimer.Reset(max(time.Until(first), 0))
 	}
+	ask()
 	for {
 		select {
 		case <-ctx.Done():
@@ -146,11 +209,25 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 			armStale()
 			if len(busy) == 0 {
 				restartQuiet()
+				covered = false
+				ask()
 			}
 		case <-quietTimer.C:
+			if len(events) > 0 {
+				// Events wait to be read (this loop fell behind):
+				// not quiet.
+				restartQuiet()
+				continue
+			}
 			if len(busy) == 0 {
 				res.Waited = time.Since(start)
 				res.Quiet = true
+				return res
+			}
+		case <-graceTimer.C:
+			if covered && len(busy) == 0 && len(events) == 0 {
+				res.Waited = time.Since(start)
+				res.Quiet, res.Flushed = true, true
 				return res
 			}
 		case ev, ok := <-events:
@@ -158,7 +235,26 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 				events = nil // quiet from now on; the timers decide
 				continue
 			}
+			if ev.Kind == Flushed {
+				pending = false
+				switch {
+				case flush == nil:
+				case !effect && !again:
+					// Nothing but the incidental yet: the action's
+					// effect may be a task and a frame away (a timer
+					// that asks for a frame). One more round trip.
+					again = true
+					ask()
+				default:
+					covered = true
+					graceTimer.Reset(opt.Grace)
+				}
+				continue
+			}
 			res.Events++
+			effect = effect || !ev.Incidental
+			covered = false
+			graceTimer.Stop()
 			switch ev.Kind {
 			case Busy:
 				if ev.UntilOpened {
@@ -187,12 +283,15 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 				}
 				clear(untilOpened)
 				armStale()
+			case Slow:
+				flush = nil
 			case Block:
 				res.Waited = time.Since(start)
 				res.Blocked = true
 				return res
 			}
 			restartQuiet()
+			ask()
 		}
 	}
 }

@@ -128,3 +128,141 @@ func TestUntilOpened(t *testing.T) {
 		}
 	}
 }
+
+// flusher plays a source that answers every flush at once, after the
+// events it is given for that round trip.
+type flusher struct {
+	ev    chan Event
+	asked int
+	// before[i] are the events the page sends before answering flush i;
+	// after[i] are those it sends after answering.
+	before, after map[int][]Event
+	never         bool // the page never answers
+}
+
+func (f *flusher) flush() {
+	i := f.asked
+	f.asked++
+	for _, e := range f.before[i] {
+		f.ev <- e
+	}
+	if !f.never {
+		f.ev <- Event{Kind: Flushed}
+	}
+	for _, e := range f.after[i] {
+		f.ev <- e
+	}
+}
+
+// TestFlushEndsSooner: a source up to date ends the wait a grace after its
+// flush, not a quiet window after its last event; the events before the
+// answer are covered by it.
+func TestFlushEndsSooner(t *testing.T) {
+	f := &flusher{ev: make(chan Event, 16), before: map[int][]Event{0: {{Kind: Mutation}, {Kind: Mutation}}}}
+	res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: 10 * time.Second, Grace: time.Millisecond})
+	if !res.Quiet || !res.Flushed || res.Waited > 5*time.Second || f.asked != 1 || res.Events != 2 {
+		t.Errorf("flushed: %+v after %d flushes", res, f.asked)
+	}
+}
+
+// TestFlushAgainAfterEvent: an event after a flush's answer needs another
+// flush.
+func TestFlushAgainAfterEvent(t *testing.T) {
+	f := &flusher{ev: make(chan Event, 16), after: map[int][]Event{0: {{Kind: Mutation}}, 1: {{Kind: Mutation}}}}
+	res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: 10 * time.Second, Grace: 200 * time.Millisecond})
+	if !res.Flushed || f.asked != 3 {
+		t.Errorf("events after the answers: %+v after %d flushes, want 3", res, f.asked)
+	}
+}
+
+// TestFlushWaitsForWork: work in flight holds the wait whatever the
+// flushes say; its end asks for another.
+func TestFlushWaitsForWork(t *testing.T) {
+	ev := make(chan Event, 16)
+	idle := make(chan struct{})
+	f := &flusher{ev: ev, before: map[int][]Event{0: {{Kind: Busy, Key: "req"}}}}
+	flush := func() {
+		f.flush()
+		if f.asked == 1 {
+			close(idle) // the request ends once the first answer is in
+		}
+	}
+	go func() {
+		<-idle
+		ev <- Event{Kind: Idle, Key: "req"}
+	}()
+	res := WaitFlushed(context.Background(), ev, flush, Options{Quiet: 10 * time.Second, Grace: time.Millisecond})
+	if !res.Flushed || f.asked != 2 || res.Events != 2 {
+		t.Errorf("request: %+v after %d flushes, want 2", res, f.asked)
+	}
+}
+
+// TestFlushUnanswered: a page that does not answer (a script in a loop)
+// ends on the quiet window, as without flushes.
+func TestFlushUnanswered(t *testing.T) {
+	f := &flusher{ev: make(chan Event, 16), never: true}
+	res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: 20 * time.Millisecond, Grace: time.Millisecond})
+	if !res.Quiet || res.Flushed || res.Waited < 20*time.Millisecond || f.asked != 1 {
+		t.Errorf("unanswered: %+v after %d flushes", res, f.asked)
+	}
+}
+
+// TestSlowEndsOnQuiet: after a Slow event (a navigation) flushes no longer
+// end the wait.
+func TestSlowEndsOnQuiet(t *testing.T) {
+	f := &flusher{ev: make(chan Event, 16), before: map[int][]Event{0: {{Kind: Slow}}}}
+	res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: 30 * time.Millisecond, Grace: time.Millisecond})
+	if !res.Quiet || res.Flushed || res.Waited < 30*time.Millisecond {
+		t.Errorf("slow: %+v", res)
+	}
+}
+
+// TestFlushCap: a page that never stops changing ends at the cap, however
+// fast it answers.
+func TestFlushCap(t *testing.T) {
+	ev := make(chan Event, 4)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case ev <- Event{Kind: Mutation}:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	flush := func() {
+		go func() {
+			select {
+			case ev <- Event{Kind: Flushed}:
+			case <-stop:
+			}
+		}()
+	}
+	res := WaitFlushed(context.Background(), ev, flush, Options{Quiet: 50 * time.Millisecond, Grace: 20 * time.Millisecond, Cap: 100 * time.Millisecond})
+	if res.Quiet || res.Waited < 100*time.Millisecond {
+		t.Errorf("endless mutations: %+v", res)
+	}
+}
+
+// TestFlushIncidental: while every event is incidental (the focus moving
+// to the element acted on), the first flush's answer asks for a second
+// round trip; an effect ends the wait on the first.
+func TestFlushIncidental(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		before []Event
+		want   int
+	}{
+		{"nothing", nil, 2},
+		{"focus only", []Event{{Kind: Mutation, Incidental: true}}, 2},
+		{"an effect", []Event{{Kind: Mutation, Incidental: true}, {Kind: Mutation}}, 1},
+	} {
+		f := &flusher{ev: make(chan Event, 16), before: map[int][]Event{0: tc.before}}
+		res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: 10 * time.Second, Grace: time.Millisecond})
+		if !res.Flushed || f.asked != tc.want {
+			t.Errorf("%s: %+v after %d flushes, want %d", tc.name, res, f.asked, tc.want)
+		}
+	}
+}

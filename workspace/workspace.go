@@ -180,7 +180,7 @@ func (w *Workspace) Watch(ctx context.Context) (session.Watcher, error) {
 	}
 	w.preview.set(false)
 	m := &merged{watchers: []session.Watcher{dw}, events: make(chan settle.Event, 4096), done: make(chan struct{}),
-		preview: &w.preview, awaitPreview: func() bool { return w.awaitPreview(ctx) }}
+		preview: &w.preview, awaitPreview: func() bool { return w.awaitPreview(ctx) }, desk: dw}
 	if b := w.Browser(); b != nil {
 		bw, err := b.Source().Watch(ctx)
 		if err != nil {
@@ -188,6 +188,8 @@ func (w *Workspace) Watch(ctx context.Context) (session.Watcher, error) {
 			return nil, err
 		}
 		m.watchers = append(m.watchers, bw)
+		m.page = bw
+		m.browserApp = func() string { return w.desk.AppOf(ctx, b.PID()) }
 	}
 	m.start()
 	return m, nil
@@ -241,12 +243,48 @@ type merged struct {
 	awaitPreview func() bool
 	previewOnce  sync.Once
 	previewWG    sync.WaitGroup
+	// page is the browser's watcher (nil without a browser), desk the
+	// desktop's; browserApp finds the browser's application on the
+	// desktop (see Flush).
+	page, desk session.Watcher
+	browserApp func() string
+}
+
+// Flush flushes the page, then the desktop (settle.WaitFlushed), and
+// reports the desktop's settle.Flushed, which follows every event either
+// source sent before its round trip's answer. The desktop's round trips
+// come after the page's and include the browser's own application: what
+// the browser does at a page's request (a permission prompt in its address
+// bar) has reached its user interface by then, a frame after the request.
+// When a watcher cannot flush, nothing is reported (the quiet window
+// decides).
+func (m *merged) Flush() {
+	if _, ok := m.desk.(session.Flusher); !ok {
+		return
+	}
+	if m.page == nil {
+		m.desk.(session.Flusher).Flush()
+		return
+	}
+	if f, ok := m.page.(session.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// pageFlushed goes on from the page's flush to the desktop's.
+func (m *merged) pageFlushed() {
+	go func() {
+		if in, ok := m.desk.(interface{ Include(string) }); ok && m.browserApp != nil {
+			in.Include(m.browserApp())
+		}
+		m.desk.(session.Flusher).Flush()
+	}()
 }
 
 func (m *merged) start() {
 	for _, w := range m.watchers {
 		m.wg.Add(1)
-		go func(ch <-chan settle.Event) {
+		go func(w session.Watcher, ch <-chan settle.Event) {
 			defer m.wg.Done()
 			for {
 				select {
@@ -259,13 +297,17 @@ func (m *merged) start() {
 					if isPreview(e) {
 						e = m.previewAsked()
 					}
+					if e.Kind == settle.Flushed && w == m.page {
+						m.pageFlushed()
+						continue
+					}
 					select {
 					case m.events <- e:
 					default:
 					}
 				}
 			}
-		}(w.Events())
+		}(w, w.Events())
 	}
 }
 
