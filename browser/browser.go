@@ -104,6 +104,11 @@ type Options struct {
 	// again and compare: a difference fails the read (a debug mode for
 	// tests; $CANOPY_DRIFT_CHECK=1 on the command line). See kept.go.
 	DriftCheck bool
+	// OnDemandElements is the size, in elements, above which a budgeted
+	// snapshot reads a document on demand, as far as it can show, rather
+	// than whole (default 20,000). An action whose selector matches
+	// nothing in the part read reads the page whole and looks again.
+	OnDemandElements int
 }
 
 // Browser is one connection to Chromium and the current tab. Its refs stay
@@ -113,7 +118,9 @@ type Browser struct {
 	log *slog.Logger
 	// driftCheck is Options.DriftCheck.
 	driftCheck bool
-	launched   bool // canopy started this browser (and will stop it)
+	// onDemand is Options.OnDemandElements, defaulted.
+	onDemand int
+	launched bool // canopy started this browser (and will stop it)
 
 	cancelAlloc context.CancelFunc
 	browserCtx  context.Context // chromedp context of the first tab
@@ -160,7 +167,10 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 	}
 	b := &Browser{log: log, refs: opt.Refs, frames: map[target.ID]*frameSession{},
 		downloadDir: opt.DownloadDir, askDownloads: opt.AskDownloads && opt.CDP == "", headless: opt.CDP == "" && !opt.Headful,
-		noDisplay: opt.CDP == "" && displayless(opt.Env), driftCheck: opt.DriftCheck}
+		noDisplay: opt.CDP == "" && displayless(opt.Env), driftCheck: opt.DriftCheck, onDemand: opt.OnDemandElements}
+	if b.onDemand <= 0 {
+		b.onDemand = largeDocElements
+	}
 	if b.refs == nil {
 		b.refs = tree.NewRefs()
 	}

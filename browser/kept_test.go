@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/tree"
 )
 
@@ -174,4 +175,33 @@ func TestDriftCheck(t *testing.T) {
 		t.Error("the kept tree never answered: the check checked nothing")
 	}
 	t.Logf("%d reads answered by the kept tree, each checked", reused)
+}
+
+// TestOnDemandTarget: on a page read on demand, an action whose selector
+// matches nothing in the part read finds its target in the page read
+// whole, and its reply is the diff of two whole readings.
+func TestOnDemandTarget(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	b, err := New(ctx, Options{OnDemandElements: 500})
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	load(t, b, "/grid.html")
+	if text, _ := snap(t, b); strings.Contains(text, "User 0999") || !strings.Contains(text, "not read") {
+		t.Fatalf("the grid was not read on demand:\n%s", text)
+	}
+	e := &actEnv{t: t, b: b, s: newActSession(b, action.Act)}
+	r := e.must(`click role:button name:"Edit User 0999"`)
+	if !strings.Contains(r.Text, `+   textbox "Name"`) || strings.Count(r.Text, "\n") > 6 {
+		t.Errorf("the click on row 999 does not show just its edit field:\n%s", r.Text)
+	}
+	r = e.must(`type role:textbox name:Name "Zed" clear; click role:button name:Save`)
+	if !strings.Contains(r.Text, `"Edit Zed"`) {
+		t.Errorf("the batch's reply does not show the row renamed:\n%s", r.Text)
+	}
+	if got := js[string](t, b, `document.querySelector('tr[data-id="999"] .name').textContent`); got != "Zed" {
+		t.Errorf("row 999's name is %q", got)
+	}
 }

@@ -20,7 +20,7 @@ import (
 // children of any node, until partialMaxNodes nodes or partialMaxTime.
 // What is not read is counted (Node.Unread) and printed as an elision.
 const (
-	largeDocElements = 20000
+	largeDocElements = 20000 // Options.OnDemandElements's default
 	largeDocText     = 1 << 20 // characters
 	partialPerParent = 60
 	partialMaxNodes  = 30000
@@ -38,8 +38,9 @@ type docSize struct {
 	Text     int `json:"text"`
 }
 
-// large reports whether the document is read on demand.
-func (d docSize) large() bool { return d.Elements > largeDocElements || d.Text > largeDocText }
+// large reports whether the document is read on demand: more elements
+// than limit, or megabytes of text.
+func (d docSize) large(limit int) bool { return d.Elements > limit || d.Text > largeDocText }
 
 // String says what makes the document large, for the snapshot's note.
 func (d docSize) String() string {

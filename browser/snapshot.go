@@ -163,7 +163,7 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 	main := frames[0]
 	var large *docSize
 	if !full {
-		if d, err := measureDoc(ctx, main.session); err == nil && d.large() {
+		if d, err := measureDoc(ctx, main.session); err == nil && d.large(b.onDemand) {
 			large = &d
 		}
 	}

@@ -304,6 +304,7 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 		return Reply{}, err
 	}
 	cur := first
+	whole := false // a step read the page whole (resolveWhole)
 	var total stepResult
 	var reads []string
 	var timing Timing
@@ -339,6 +340,7 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 			continue
 		}
 		cur = st.after
+		whole = whole || st.whole
 		total.outcomes = append(total.outcomes, st.res.outcomes...)
 		total.replaced = total.replaced || st.res.replaced
 		total.targets = append(total.targets, st.res.targets...)
@@ -355,6 +357,13 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 		timing.Act += st.timing.Act
 		timing.Settle += st.timing.Settle
 		timing.Diff += st.timing.Diff
+	}
+	if whole && hasUnread(first.Root) {
+		// A step read the page whole to find its target: the batch's
+		// diff is between two readings of the same part of the page.
+		if part, err := s.read(ctx); err == nil {
+			cur = part
+		}
 	}
 	r := s.reply(first, cur, total, reads)
 	r.Timing = timing

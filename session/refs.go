@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -125,4 +126,33 @@ func (s *Session) shownTree(root *tree.Node) {
 		return true
 	})
 	s.shown(b.String())
+}
+
+// resolveWhole is resolve for an action's target. On a page read on demand
+// (a tree with unread nodes), a selector that matches nothing in the part
+// read is looked for again in the page read whole: an agent can act on a
+// row it knows is there (`click role:link name:"Edit User 5000"`) though
+// the budgeted snapshot never showed it. It costs a whole read, once.
+func (s *Session) resolveWhole(ctx context.Context, st *step, target string) (*tree.Node, error) {
+	n, err := s.resolve(st.before, target)
+	var none *selector.NoMatchError
+	if err == nil || st.whole || !errors.As(err, &none) || !hasUnread(st.before.Root) {
+		return n, err
+	}
+	whole, rerr := s.readAs(ctx, true)
+	if rerr != nil {
+		return nil, err
+	}
+	st.before, st.whole = whole, true
+	return s.resolve(whole, target)
+}
+
+// hasUnread reports whether a tree was read only in part.
+func hasUnread(root *tree.Node) bool {
+	found := false
+	tree.Walk(root, func(n *tree.Node) bool {
+		found = found || n.Unread > 0
+		return !found
+	})
+	return found
 }

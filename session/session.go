@@ -200,6 +200,10 @@ type step struct {
 	before, after *tree.Snapshot
 	res           stepResult
 	timing        Timing
+	// whole says before was read whole to find a node the part of a page
+	// read on demand did not hold: the reading after is whole too, so the
+	// diff compares like with like.
+	whole bool
 }
 
 // step carries out one action: resolve, permit, act, settle, read again.
@@ -232,11 +236,11 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	if a, _, err = s.pointTarget(ctx, st.before, a); err != nil {
 		return nil, err
 	}
-	target, err := s.resolve(st.before, a.Target)
+	target, err := s.resolveWhole(ctx, st, a.Target)
 	if err != nil {
 		return nil, err
 	}
-	to, err := s.resolve(st.before, a.To)
+	to, err := s.resolveWhole(ctx, st, a.To)
 	if err != nil {
 		return nil, fmt.Errorf("drop target: %w", err)
 	}
@@ -298,7 +302,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 
 	t3 := time.Now()
 	if a.Acts() && !out.Unchanged && !st.res.settled.Blocked {
-		if st.after, err = s.read(ctx); err != nil {
+		if st.after, err = s.readAs(ctx, st.whole); err != nil {
 			return nil, fmt.Errorf("%s done, but reading the page after it failed: %w", a.Kind, err)
 		}
 	} else {
@@ -311,7 +315,12 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 
 // read takes a snapshot and remembers it as the latest.
 func (s *Session) read(ctx context.Context) (*tree.Snapshot, error) {
-	snap, err := s.src.Snapshot(ctx, false)
+	return s.readAs(ctx, false)
+}
+
+// readAs is read, whole when full (a page otherwise read on demand).
+func (s *Session) readAs(ctx context.Context, full bool) (*tree.Snapshot, error) {
+	snap, err := s.src.Snapshot(ctx, full)
 	s.red.tree(snap)
 	if err == nil {
 		s.last = snap
