@@ -20,7 +20,7 @@ import (
 // children of any node, until partialMaxNodes nodes or partialMaxTime.
 // What is not read is counted (Node.Unread) and printed as an elision.
 const (
-	largeDocElements = 20000 // Options.OnDemandElements's default
+	largeDocElements = 20000   // Options.OnDemandElements's default
 	largeDocText     = 1 << 20 // characters
 	partialPerParent = 60
 	partialMaxNodes  = 30000
