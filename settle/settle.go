@@ -84,6 +84,12 @@ type Options struct {
 	// source up to date (default 5 ms): the page's short timers and the
 	// effects of its last events that the round trip did not wait for.
 	Grace time.Duration
+	// Tail is how long after the action's last effect the wait lasts at
+	// least, flushed or not (default 40 ms): what a page schedules a
+	// little later than its first effect (Swagger UI renders an expanded
+	// operation's body after a 35 ms debounce) comes in. A flushed wait
+	// without effects (a no-op) does not wait for it.
+	Tail time.Duration
 }
 
 // Defaults used when Options leave a field zero.
@@ -92,6 +98,7 @@ const (
 	DefaultCap     = 3 * time.Second
 	DefaultMaxBusy = time.Second
 	DefaultGrace   = 5 * time.Millisecond
+	DefaultTail    = 40 * time.Millisecond
 )
 
 func (o Options) withDefaults() Options {
@@ -106,6 +113,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace
+	}
+	if o.Tail <= 0 {
+		o.Tail = DefaultTail
 	}
 	return o
 }
@@ -140,7 +150,8 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 // trip at a time, while nothing is in flight. It returns opt.Grace after a
 // Flushed event that no other event followed, with nothing in flight — the
 // second such event while every event so far was Incidental (an action
-// whose whole effect comes later has shown nothing yet); or,
+// whose whole effect comes later has shown nothing yet), and no sooner than
+// opt.Tail after the last event that was not; or,
 // like Wait, after opt.Quiet without events (a page that does not answer,
 // a Slow event), or at the cap. A nil flush is Wait.
 func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Options) Result {
@@ -162,10 +173,11 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 	graceTimer := time.NewTimer(time.Hour)
 	graceTimer.Stop()
 	defer graceTimer.Stop()
-	pending := false // a flush was asked for and has not answered
-	covered := false // a flush answered after the last event
-	effect := false  // an event came that was not incidental
-	again := false   // a second round trip was asked for, for want of one
+	pending := false         // a flush was asked for and has not answered
+	covered := false         // a flush answered after the last event
+	effect := false          // an event came that was not incidental
+	var lastEffect time.Time // when the last such event came
+	again := false           // a second round trip was asked for, for want of one
 	restartQuiet := func() {
 		quietTimer.Reset(opt.Quiet)
 	}
@@ -225,6 +237,10 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 				return res
 			}
 		case <-graceTimer.C:
+			if wait := opt.Tail - time.Since(lastEffect); effect && wait > 0 {
+				graceTimer.Reset(wait) // a later effect stops it (covered = false)
+				continue
+			}
 			if covered && len(busy) == 0 && len(events) == 0 {
 				res.Waited = time.Since(start)
 				res.Quiet, res.Flushed = true, true
@@ -252,7 +268,9 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 				continue
 			}
 			res.Events++
-			effect = effect || !ev.Incidental
+			if !ev.Incidental {
+				effect, lastEffect = true, time.Now()
+			}
 			covered = false
 			graceTimer.Stop()
 			switch ev.Kind {
