@@ -77,6 +77,12 @@ func Await[T any](ctx context.Context, f func() (T, error)) (T, error) {
 		v   T
 		err error
 	}
+	if err := ctx.Err(); err != nil {
+		// Ended already: the call is not made (once made, a quick reply
+		// and the end would race in the select below).
+		var zero T
+		return zero, err
+	}
 	ch := make(chan result, 1)
 	go func() {
 		v, err := f()
