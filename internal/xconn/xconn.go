@@ -77,11 +77,13 @@ func Await[T any](ctx context.Context, f func() (T, error)) (T, error) {
 		v   T
 		err error
 	}
-	if err := ctx.Err(); err != nil {
+	select {
+	case <-ctx.Done():
 		// Ended already: the call is not made (once made, a quick reply
 		// and the end would race in the select below).
 		var zero T
-		return zero, err
+		return zero, ctx.Err()
+	default:
 	}
 	ch := make(chan result, 1)
 	go func() {
