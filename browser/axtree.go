@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -119,10 +120,7 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 	delegating := dn != nil && dn.clickable && !tree.IsActionRole(role) && role != tree.RoleDocument && d.delegate(t)
 	if dn != nil && (dn.clickable || dn.pointer) && dn.tag != "label" && !delegating && clickCandidate(t) {
 		t.States |= tree.Clickable
-		t.Hint = dn.hint()
-		if t.Hint == "" && t.Bounds != nil {
-			t.Hint = "unnamed at " + strconv.Itoa(int(t.Bounds.X)) + "," + strconv.Itoa(int(t.Bounds.Y))
-		}
+		t.Hint = dn.hint() // never its place: a name must not shift when the page moves
 	}
 	return []*tree.Node{t}
 }
@@ -217,6 +215,9 @@ func valueString(v *accessibility.Value) string {
 		return ""
 	}
 	raw := []byte(v.Value)
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && !bytes.ContainsAny(raw[1:n-1], `\"`) {
+		return string(raw[1 : n-1]) // no escapes: the common case, without a decoder
+	}
 	if raw[0] == '"' {
 		var s string
 		if err := json.Unmarshal(raw, &s); err == nil {

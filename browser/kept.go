@@ -33,7 +33,12 @@ import (
 // says why). Options.DriftCheck compares every reuse with a fresh read.
 
 // changeCounter counts a tab's events that can change its tree.
-type changeCounter struct{ n atomic.Uint64 }
+type changeCounter struct {
+	n atomic.Uint64
+	// structural counts the changes an incremental read cannot follow:
+	// navigations, frames, dialogs, crashes (changes.go).
+	structural atomic.Uint64
+}
 
 // note counts ev when it can change the tree: a DOM mutation, input or
 // focus reported by the observer, a frame or document event, a dialog.
@@ -50,6 +55,7 @@ func (c *changeCounter) note(ev any) {
 		*page.EventJavascriptDialogOpening, *page.EventJavascriptDialogClosed,
 		*dom.EventDocumentUpdated, *inspector.EventTargetCrashed, *runtime.EventExecutionContextsCleared,
 		*target.EventAttachedToTarget, *target.EventDetachedFromTarget:
+		c.structural.Add(1)
 	default:
 		return
 	}
@@ -57,13 +63,22 @@ func (c *changeCounter) note(ev any) {
 }
 
 // keptTree is a tab's last tree, and what it was read against. Only whole
-// reads are kept, so it serves full snapshots too.
+// reads and their incremental updates are kept, so it serves full
+// snapshots too.
 type keptTree struct {
-	snap  *tree.Snapshot
-	stats Stats
-	gen   uint64 // the tab's change count when the read began
-	probe string // probeJS's answer when the read began
-	frame cdp.FrameID
+	snap       *tree.Snapshot
+	stats      Stats
+	gen        uint64 // the tab's change count when the read began
+	structural uint64 // the tab's structural change count then
+	probe      probeState
+	frame      cdp.FrameID
+	// frames and raw are what the tree was converted from, for
+	// incremental reads to splice changed parts into (changes.go).
+	frames []*frameInfo
+	raw    *fetched
+	// stale says boxes outside the parts re-read since the last whole read
+	// may have moved: a read that needs boxes reads whole.
+	stale bool
 }
 
 // probeWorld is the isolated world probeJS runs in: the page's scripts
@@ -88,12 +103,37 @@ const probeJS = `(() => {
     for (const f of doc.querySelectorAll('iframe,frame')) { try { if (f.contentDocument) walk(f.contentDocument); } catch (e) {} }
   };
   walk(document);
-  mix([scrollX, scrollY, innerWidth, innerHeight, devicePixelRatio, visualViewport ? visualViewport.scale : 1].join());
-  return n + ':' + h + ':' + location.href + ':' + document.title;
+  return JSON.stringify([n + ':' + h, [scrollX, scrollY].join(), [innerWidth, innerHeight, devicePixelRatio, visualViewport ? visualViewport.scale : 1].join(),
+    location.href, document.title]);
 })()`
 
+// probeState is probeJS's answer, in parts: an incremental read follows
+// changes of state (its marks say where) and scroll (boxes), not of the
+// others.
+type probeState struct {
+	state  string // form controls' values and checked states, focus
+	scroll string // the page's scroll position
+	size   string // the viewport's size, the device pixel ratio, the zoom
+	url    string
+	title  string
+}
+
 // probe evaluates probeJS in the tab's main frame.
-func (b *Browser) probe(ctx context.Context, s cdp.Session, frame cdp.FrameID) (string, error) {
+func (b *Browser) probe(ctx context.Context, s cdp.Session, frame cdp.FrameID) (probeState, error) {
+	var p probeState
+	raw, err := b.probeText(ctx, s, frame)
+	if err != nil {
+		return p, err
+	}
+	var parts []string
+	if err := json.Unmarshal([]byte(raw), &parts); err != nil || len(parts) != 5 {
+		return p, fmt.Errorf("probe the page: a malformed answer")
+	}
+	return probeState{state: parts[0], scroll: parts[1], size: parts[2], url: parts[3], title: parts[4]}, nil
+}
+
+// probeText evaluates probeJS and returns its answer as is.
+func (b *Browser) probeText(ctx context.Context, s cdp.Session, frame cdp.FrameID) (string, error) {
 	w, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: probeWorld})
 	if err != nil {
 		return "", fmt.Errorf("create the probe's world: %w", err)
@@ -116,45 +156,46 @@ func (b *Browser) probe(ctx context.Context, s cdp.Session, frame cdp.FrameID) (
 
 // readStart is what a read notes before it begins, to keep its tree.
 type readStart struct {
-	gen   uint64
-	probe string
-	err   error
+	gen        uint64 // the change count before the probe
+	after      uint64 // the change count once the probe answered
+	structural uint64
+	probe      probeState
+	err        error
 }
 
-// startRead notes the tab's change count and probe before a read.
+// startRead notes the tab's change counts and probe before a read. The
+// count after the probe is the one to compare with a kept tree's: events
+// travel on the same connection ahead of the answer, so every change the
+// page made before the probe ran has been counted by then.
 func (b *Browser) startRead(ctx context.Context, t *tab, s cdp.Session) readStart {
 	if t == nil || t.watch == nil {
 		return readStart{err: fmt.Errorf("no tab")}
 	}
-	st := readStart{gen: t.watch.changes.n.Load()}
+	st := readStart{gen: t.watch.changes.n.Load(), structural: t.watch.changes.structural.Load()}
 	st.probe, st.err = b.probe(ctx, s, cdp.FrameID(t.id))
+	st.after = t.watch.changes.n.Load()
 	return st
 }
 
-// reusable returns the tab's kept tree when nothing changed since it was
-// read, or nil. The change count is compared after the probe answers:
-// events travel on the same connection ahead of the answer, so every
-// change the page made before the probe ran has been counted by then.
-func (b *Browser) reusable(ctx context.Context, t *tab, s cdp.Session) *keptTree {
-	if t == nil || t.watch == nil {
+// keptTree returns the tab's kept tree, or nil.
+func (b *Browser) keptTree(t *tab) *keptTree {
+	if t == nil {
 		return nil
 	}
 	b.mu.Lock()
-	k := t.kept
-	b.mu.Unlock()
-	if k == nil {
-		return nil
-	}
-	p, err := b.probe(ctx, s, k.frame)
-	if err != nil || p != k.probe || t.watch.changes.n.Load() != k.gen {
-		return nil
-	}
-	return k
+	defer b.mu.Unlock()
+	return t.kept
+}
+
+// unchanged reports whether nothing changed since k was read.
+func (k *keptTree) unchanged(start readStart) bool {
+	return start.err == nil && start.probe == k.probe && start.after == k.gen
 }
 
 // keep stores a read's tree for the next read, or says why it cannot
-// serve one (Stats.Whole of the next read).
-func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, frames []*frameInfo, f *fetched) {
+// serve one (Stats.Whole of the next read). stale says its boxes may be
+// older than its nodes (an incremental read's).
+func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, frames []*frameInfo, f *fetched, stale bool) {
 	if t == nil {
 		return
 	}
@@ -189,7 +230,8 @@ func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, f
 	t.keptWhy = why
 	t.kept = nil
 	if why == "" {
-		t.kept = &keptTree{snap: snap, stats: st, gen: start.gen, probe: start.probe, frame: frames[0].id}
+		t.kept = &keptTree{snap: snap, stats: st, gen: start.gen, structural: start.structural, probe: start.probe,
+			frame: frames[0].id, frames: frames, raw: f, stale: stale}
 	}
 }
 
@@ -200,13 +242,16 @@ func (b *Browser) reuse(k *keptTree) (*tree.Snapshot, Stats) {
 	snap.Header.Index = b.curIndex()
 	st := k.stats
 	st.Reused = true
-	st.Whole = ""
+	st.Whole, st.Reread, st.Regions = "", "", 0
 	return &snap, st
 }
 
-// checkDrift reads the page again where the kept tree answered, and fails
-// when the two differ: the events and the probe missed a change.
-func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tree.Snapshot) (*tree.Snapshot, Stats, error) {
+// checkDrift reads the page again where the kept tree answered, alone or
+// updated incrementally, and fails when the two differ: the events, the
+// probe or the marks missed a change. Boxes are compared when the kept
+// tree vouches for them (not Stats.Stale).
+func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tree.Snapshot, kst Stats) (*tree.Snapshot, Stats, error) {
+	boxes := !kst.Stale
 	fresh, st, err := b.read(ctx, opt, false)
 	if err != nil {
 		return nil, st, err
@@ -215,10 +260,11 @@ func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tre
 	if was != is {
 		return nil, st, fmt.Errorf("drift check: the kept tree differs from a fresh read of the page:\nkept:\n%sfresh:\n%s", was, is)
 	}
-	if d := movedBox(kept.Root, fresh.Root); d != "" {
+	if d := movedBox(kept.Root, fresh.Root); boxes && d != "" {
 		return nil, st, fmt.Errorf("drift check: the kept tree's boxes differ from a fresh read's: %s", d)
 	}
 	st.Checked = true
+	st.Reused, st.Regions, st.Stale = kst.Reused, kst.Regions, kst.Stale
 	return fresh, st, nil
 }
 

@@ -19,15 +19,16 @@ const (
 // observerJS reports DOM mutations through the binding, at most once per
 // microtask, so a burst of changes is one event. Focus moving is reported
 // apart ('f'): it comes with any click, so it does not say that the action
-// had its effect (settle.Event.Incidental).
+// had its effect (settle.Event.Incidental). It also marks what changed
+// for incremental reads (changesJS).
 const observerJS = `(() => {
   if (globalThis.__canopyObserver) return;
   let queued = false, focusQueued = false;
   const report = () => { queued = false; try { ` + mutationBinding + `('m'); } catch (e) {} };
   const focusReport = () => { focusQueued = false; try { ` + mutationBinding + `('f'); } catch (e) {} };
-  const obs = new MutationObserver(() => { if (!queued) { queued = true; queueMicrotask(report); } });
-  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  const input = () => { if (!queued) { queued = true; queueMicrotask(report); } };
+  const obs = new MutationObserver(recs => { mark(recs); if (!queued) { queued = true; queueMicrotask(report); } });
+  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});` + changesJS + `
+  const input = e => { markEvent(e); if (!queued) { queued = true; queueMicrotask(report); } };
   const focus = () => { if (!focusQueued) { focusQueued = true; queueMicrotask(focusReport); } };
   // window.print(): the preview (a desktop browser's) holds the page until
   // it closes, so say so before it opens.

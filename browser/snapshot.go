@@ -36,6 +36,14 @@ type Stats struct {
 	// Checked says the kept tree would have answered, and the drift check
 	// (Options.DriftCheck) found a fresh read the same.
 	Checked bool `json:"drift_checked,omitempty"`
+	// Regions says the kept tree was updated from this many parts of the
+	// page re-read (changes.go); Reread says why a read that could have
+	// been incremental was whole.
+	Regions int    `json:"regions_read,omitempty"`
+	Reread  string `json:"whole_because,omitempty"`
+	// Stale says boxes outside the parts re-read may have moved since the
+	// last whole read (SnapshotOptions.Boxes reads them afresh).
+	Stale bool `json:"boxes_stale,omitempty"`
 }
 
 // LastStats returns the cost of the latest snapshot read.
@@ -51,6 +59,11 @@ type SnapshotOptions struct {
 	// minute); otherwise a large document is read on demand, enough for a
 	// budgeted snapshot.
 	Full bool
+	// Boxes asks for every node's box as the page lays it out now. A tree
+	// updated incrementally keeps the boxes of the parts not re-read, which
+	// a change elsewhere may have moved; with Boxes such a tree is read
+	// whole. Actions at a point need it; text and diffs do not.
+	Boxes bool
 }
 
 // Snapshot reads the current tab — every frame, in-process or not, and every
@@ -83,11 +96,14 @@ func (b *Browser) read(ctx context.Context, opt SnapshotOptions, reuse bool) (*t
 	}
 
 	t := b.curTab()
-	if reuse {
-		if k := b.reusable(ctx, t, tab); k != nil {
+	start := b.startRead(ctx, t, tab)
+	reread := ""
+	if k := b.keptTree(t); reuse && k != nil && !(opt.Boxes && k.stale) {
+		if k.unchanged(start) {
 			snap, kst := b.reuse(k)
 			if b.driftCheck {
-				return b.checkDrift(ctx, opt, snap)
+				kst.Stale = k.stale
+				return b.checkDrift(ctx, opt, snap, kst)
 			}
 			b.mu.Lock()
 			b.last = snap.Root
@@ -95,8 +111,24 @@ func (b *Browser) read(ctx context.Context, opt SnapshotOptions, reuse bool) (*t
 			b.mu.Unlock()
 			return snap, kst, nil
 		}
+		snap, ust, err := b.update(ctx, t, tab, k, start)
+		if err == nil {
+			if b.driftCheck {
+				return b.checkDrift(ctx, opt, snap, ust)
+			}
+			return snap, ust, nil
+		}
+		if ctx.Err() != nil {
+			return nil, st, fmt.Errorf("snapshot interrupted: %w", err)
+		}
+		if w := errWhole(""); !errors.As(err, &w) {
+			b.log.Debug("incremental read failed", "err", err)
+		}
+		reread = err.Error()
 	}
-	start := b.startRead(ctx, t, tab)
+	if t != nil && t.watch != nil {
+		resetChanges(ctx, tab, t.watch.worldID())
+	}
 	frames, err := b.discoverFrames(ctx, tab, tabID)
 	if err != nil {
 		return nil, st, err
@@ -122,7 +154,8 @@ func (b *Browser) read(ctx context.Context, opt SnapshotOptions, reuse bool) (*t
 	st.Targets = len(targets)
 	st.Nodes = tree.Count(snap.Root)
 	st.WallTime = time.Since(begin)
-	b.keep(t, start, snap, st, frames, fetched)
+	st.Reread = reread
+	b.keep(t, start, snap, st, frames, fetched, false)
 	b.mu.Lock()
 	st.Whole = t.keptWhy
 	b.stats = st

@@ -379,13 +379,36 @@ func separator(t string) bool {
 // letters and digits only, lowercased, so spacing and punctuation that CSS
 // or markup add do not hide a repeat.
 func normText(s string) string {
+	if ascii(s) {
+		buf := make([]byte, 0, len(s))
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+				buf = append(buf, c)
+			case 'A' <= c && c <= 'Z':
+				buf = append(buf, c+'a'-'A')
+			}
+		}
+		return string(buf)
+	}
 	var b strings.Builder
+	b.Grow(len(s))
 	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			b.WriteRune(unicode.ToLower(r))
 		}
 	}
 	return b.String()
+}
+
+// ascii reports whether s has no byte outside ASCII: normText's fast path.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func sameText(a, b string) bool { return normText(a) == normText(b) }

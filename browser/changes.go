@@ -1,0 +1,530 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/domdebugger"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// Incremental reads. When the page changed since the kept tree was read
+// (kept.go), the observer has marked the elements whose part of the tree
+// may differ (changesJS). The read then re-reads only their subtrees —
+// their accessibility nodes (Accessibility.queryAXTree), their ancestors
+// (getPartialAXTree, for names computed from content) and the DOM facts
+// DOMSnapshot.captureSnapshot would give for them (factsJS, listeners) —
+// splices them into the kept raw tree, and converts that as a whole read
+// would. A 1,000-row table re-reads a row in a few milliseconds instead of
+// reading 20,000 nodes in half a second.
+//
+// Whatever the marks cannot bound falls back to a whole read, and the
+// read's Stats.Reread says why.
+
+// changesGroup is the object group of an incremental read's remote
+// objects, released when the read is done.
+const changesGroup = "canopy-changes"
+
+// errWhole is an incremental read that must be whole instead; its text
+// says why (Stats.Reread).
+type errWhole string
+
+func (e errWhole) Error() string { return string(e) }
+
+// region is one re-read part: its root element, the accessibility nodes of
+// its subtree, of its ancestors, siblings and children, and its elements'
+// DOM facts. A shallow region is its root's own node and list of children
+// only: ax and facts are empty.
+type region struct {
+	root    cdp.BackendNodeID
+	shallow bool
+	ax      []*accessibility.Node
+	rel     []*accessibility.Node
+	facts   map[cdp.BackendNodeID]*domNode
+}
+
+// changed is the page's answer to takeChanges: the elements to re-read
+// whole, then those to re-read shallow.
+type changed struct {
+	whole, shallow []runtime.RemoteObjectID
+}
+
+// takeChanges asks the page which elements changed since the last read,
+// as remote objects in changesGroup, or why the read must be whole.
+func takeChanges(ctx context.Context, s cdp.Session, world string) (changed, error) {
+	var c changed
+	if world == "" {
+		return c, errWhole("canopy's world in the page is not known")
+	}
+	res, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: takeJS, UniqueContextID: world, ObjectGroup: changesGroup, Silent: new(true),
+	})
+	if err != nil {
+		return c, fmt.Errorf("ask the page what changed: %w", err)
+	}
+	if res.ExceptionDetails != nil || res.Result == nil {
+		return c, errWhole("the page could not say what changed")
+	}
+	if res.Result.Type == runtime.RemoteObjectTypeString {
+		var why string
+		_ = json.Unmarshal(res.Result.Value, &why)
+		return c, errWhole(why)
+	}
+	if res.Result.ObjectID == "" {
+		return c, errWhole("the page could not say what changed")
+	}
+	props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: res.Result.ObjectID, OwnProperties: new(true)})
+	if err != nil {
+		return c, fmt.Errorf("read what changed: %w", err)
+	}
+	all := map[int]runtime.RemoteObjectID{}
+	whole := -1
+	for _, p := range props.Result {
+		switch i, err := strconv.Atoi(p.Name); {
+		case err == nil && p.Value != nil && p.Value.ObjectID != "":
+			all[i] = p.Value.ObjectID
+		case p.Name == "whole" && p.Value != nil:
+			_ = json.Unmarshal(p.Value.Value, &whole)
+		}
+	}
+	if whole < 0 || whole > len(all) {
+		return c, errWhole("the page's answer of what changed was malformed")
+	}
+	for i := range len(all) {
+		obj, ok := all[i]
+		if !ok {
+			return c, errWhole("the page's answer of what changed was malformed")
+		}
+		if i < whole {
+			c.whole = append(c.whole, obj)
+		} else {
+			c.shallow = append(c.shallow, obj)
+		}
+	}
+	return c, nil
+}
+
+// parentJS is called on an element: its parent element.
+const parentJS = `function () { return this.parentElement; }`
+
+// maxClimb is how far up a region whose root has no accessibility node
+// (hidden now) moves to an ancestor that has one.
+const maxClimb = 4
+
+// readWhole reads a changed subtree whole, from the nearest element at or
+// above obj that has an accessibility node.
+func readWhole(ctx context.Context, s cdp.Session, obj runtime.RemoteObjectID) (*region, error) {
+	for range maxClimb {
+		r, err := readRegion(ctx, s, obj)
+		if err == nil || !errors.Is(err, errNoAX) {
+			return r, err
+		}
+		res, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: parentJS, ObjectID: obj, ObjectGroup: changesGroup})
+		if err != nil || res.Result == nil || res.Result.ObjectID == "" {
+			break
+		}
+		obj = res.Result.ObjectID
+	}
+	return nil, errWhole("a changed element has no accessibility node")
+}
+
+// errNoAX is a region root with no accessibility node of its own.
+var errNoAX = errWhole("a changed element has no accessibility node")
+
+// readShallow reads a changed element's own node, its ancestors, siblings
+// and children, not its subtree.
+func readShallow(ctx context.Context, s cdp.Session, obj runtime.RemoteObjectID) (*region, error) {
+	var (
+		wg              sync.WaitGroup
+		desc            *cdp.Node
+		rel             []*accessibility.Node
+		errDesc, errRel error
+	)
+	wg.Go(func() {
+		r, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj})
+		desc, errDesc = r.Node, err
+	})
+	wg.Go(func() {
+		r, err := cdp.Call(ctx, s, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{ObjectID: obj, FetchRelatives: new(true)})
+		rel, errRel = r.Nodes, err
+	})
+	wg.Wait()
+	if err := errors.Join(errDesc, errRel); err != nil {
+		return nil, fmt.Errorf("re-read a changed part of the page: %w", err)
+	}
+	if desc == nil || len(rel) == 0 {
+		return nil, errNoAX
+	}
+	return &region{root: desc.BackendNodeID, shallow: true, rel: rel}, nil
+}
+
+// resetChanges starts the page's marks afresh before a whole read: what
+// changes from now on is what the next incremental read re-reads.
+func resetChanges(ctx context.Context, s cdp.Session, world string) {
+	if world == "" {
+		return
+	}
+	_, _ = cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: takeJS + ", 0", UniqueContextID: world, Silent: new(true)})
+}
+
+// readRegion reads one changed subtree: five calls at once.
+func readRegion(ctx context.Context, s cdp.Session, obj runtime.RemoteObjectID) (*region, error) {
+	var (
+		wg                        sync.WaitGroup
+		desc                      *cdp.Node
+		facts                     []json.RawMessage
+		listeners                 []*domdebugger.EventListener
+		ax, rel                   []*accessibility.Node
+		errDesc, errFacts, errL   error
+		errAX, errRel             error
+		depth, pierce, byValue, t = int64(-1), true, true, true
+	)
+	wg.Go(func() {
+		r, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj, Depth: &depth, Pierce: &pierce})
+		desc, errDesc = r.Node, err
+	})
+	wg.Go(func() {
+		r, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: factsJS, ObjectID: obj, ReturnByValue: &byValue, Silent: &t})
+		switch {
+		case err != nil:
+			errFacts = err
+		case r.ExceptionDetails != nil || r.Result == nil:
+			errFacts = errors.New("the facts script failed")
+		default:
+			errFacts = json.Unmarshal(r.Result.Value, &facts)
+		}
+	})
+	wg.Go(func() {
+		r, err := cdp.Call(ctx, s, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: obj, Depth: &depth})
+		listeners, errL = r.Listeners, err
+	})
+	wg.Go(func() {
+		r, err := cdp.Call(ctx, s, accessibility.QueryAXTree, accessibility.QueryAXTreeParams{ObjectID: obj})
+		ax, errAX = r.Nodes, err
+	})
+	wg.Go(func() {
+		r, err := cdp.Call(ctx, s, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{ObjectID: obj, FetchRelatives: &t})
+		rel, errRel = r.Nodes, err
+	})
+	wg.Wait()
+	if err := errors.Join(errDesc, errFacts, errL, errAX, errRel); err != nil {
+		return nil, fmt.Errorf("re-read a changed part of the page: %w", err)
+	}
+	if desc == nil || len(ax) == 0 {
+		return nil, errNoAX
+	}
+	r := &region{root: desc.BackendNodeID, ax: ax, rel: rel}
+	var err error
+	if r.facts, err = regionFacts(desc, facts, listeners); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// regionFacts pairs the elements of a described subtree with factsJS's
+// entries, in document order, and adds the listeners' click evidence.
+func regionFacts(desc *cdp.Node, raw []json.RawMessage, listeners []*domdebugger.EventListener) (map[cdp.BackendNodeID]*domNode, error) {
+	if len(raw) == 0 {
+		return nil, errWhole("the facts of a changed part did not come")
+	}
+	var parentCursor string
+	_ = json.Unmarshal(raw[0], &parentCursor)
+	entries := raw[1:]
+	listens := map[cdp.BackendNodeID]bool{}
+	for _, l := range listeners {
+		switch l.Type {
+		case "click", "mousedown", "mouseup", "DOMActivate":
+			listens[l.BackendNodeID] = true
+		}
+	}
+	out := map[cdp.BackendNodeID]*domNode{}
+	i := 0
+	var walk func(n *cdp.Node, parentCursor string) error
+	walk = func(n *cdp.Node, parentCursor string) error {
+		if n.NodeType != 1 { // elements only
+			return nil
+		}
+		for _, sr := range n.ShadowRoots {
+			if sr.ShadowRootType != cdp.ShadowRootTypeUserAgent { // a control's own insides are no content
+				return errWhole("a changed part holds a shadow root")
+			}
+		}
+		if n.ContentDocument != nil || n.FrameID != "" {
+			return errWhole("a changed part holds a frame")
+		}
+		if i >= len(entries) {
+			return errWhole("the page changed while it was re-read")
+		}
+		var f []any
+		if err := json.Unmarshal(entries[i], &f); err != nil || len(f) < 4 {
+			return errWhole("the facts of a changed part were malformed")
+		}
+		i++
+		dn := &domNode{tag: strings.ToLower(n.NodeName)}
+		if tag, _ := f[0].(string); tag != dn.tag {
+			return errWhole("the page changed while it was re-read")
+		}
+		for k := 0; k+1 < len(n.Attributes); k += 2 {
+			if wantAttr(n.Attributes[k]) {
+				if dn.attrs == nil {
+					dn.attrs = map[string]string{}
+				}
+				dn.attrs[n.Attributes[k]] = n.Attributes[k+1]
+			}
+		}
+		disabled := f[2] == 1.0
+		dn.clickable = !disabled && (f[1] == 1.0 || listens[n.BackendNodeID])
+		cursor := ""
+		if f[3] == 1.0 && len(f) >= 10 {
+			x, _ := f[4].(float64)
+			y, _ := f[5].(float64)
+			w, _ := f[6].(float64)
+			h, _ := f[7].(float64)
+			dn.bounds = &tree.Rect{X: x, Y: y, W: w, H: h}
+			cursor, _ = f[8].(string)
+			display, _ := f[9].(string)
+			dn.block = blockDisplay(display)
+			dn.pointer = cursor == "pointer" && parentCursor != "pointer"
+		}
+		out[n.BackendNodeID] = dn
+		for _, c := range n.Children {
+			if err := walk(c, cursor); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(desc, parentCursor); err != nil {
+		return nil, err
+	}
+	if i != len(entries) {
+		return nil, errWhole("the page changed while it was re-read")
+	}
+	return out, nil
+}
+
+// splice puts the regions into a copy of a frame's kept nodes: each
+// region's old subtree goes, its fresh nodes and its ancestors' come in.
+// The result is the nodes reachable from the root, or an error when a
+// node refers to a child no read returned.
+func splice(kept []*accessibility.Node, regions []*region) ([]*accessibility.Node, error) {
+	byID := make(map[accessibility.NodeID]*accessibility.Node, len(kept))
+	byDOM := map[cdp.BackendNodeID][]accessibility.NodeID{}
+	roots := map[cdp.BackendNodeID]bool{}
+	for _, r := range regions {
+		if !r.shallow {
+			roots[r.root] = true
+		}
+	}
+	for _, n := range kept {
+		byID[n.NodeID] = n
+		if roots[n.BackendDOMNodeID] {
+			byDOM[n.BackendDOMNodeID] = append(byDOM[n.BackendDOMNodeID], n.NodeID)
+		}
+	}
+	var drop func(id accessibility.NodeID)
+	drop = func(id accessibility.NodeID) {
+		n := byID[id]
+		if n == nil {
+			return
+		}
+		delete(byID, id)
+		for _, c := range n.ChildIDs {
+			drop(c)
+		}
+	}
+	// Every old subtree goes before any fresh node comes: a region's
+	// relatives may be another region's nodes.
+	for _, r := range regions {
+		if !r.shallow {
+			for _, id := range byDOM[r.root] {
+				drop(id)
+			}
+		}
+	}
+	for _, r := range regions {
+		for _, n := range r.ax {
+			byID[n.NodeID] = n
+		}
+	}
+	for _, r := range regions {
+		for _, n := range r.rel {
+			byID[n.NodeID] = once(n)
+		}
+	}
+	var root *accessibility.Node
+	for _, n := range kept {
+		if n.ParentID == "" {
+			root = byID[n.NodeID]
+			break
+		}
+	}
+	if root == nil {
+		return nil, errWhole("the re-read tree has no root")
+	}
+	out := make([]*accessibility.Node, 0, len(byID))
+	parentOf := map[accessibility.NodeID]accessibility.NodeID{}
+	var walk func(n *accessibility.Node, parent accessibility.NodeID) error
+	walk = func(n *accessibility.Node, parent accessibility.NodeID) error {
+		if _, ok := parentOf[n.NodeID]; ok {
+			return errWhole("the re-read tree has a node under two parents")
+		}
+		parentOf[n.NodeID] = parent
+		out = append(out, n)
+		for _, id := range n.ChildIDs {
+			c := byID[id]
+			if c == nil {
+				if strings.HasPrefix(string(id), "-") {
+					continue // an inline text box: renumbered on every read, never shown
+				}
+				return errWhole("a node outside the changed parts changed")
+			}
+			if err := walk(c, n.NodeID); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(root, ""); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// once returns n with each child listed once, where it is listed last.
+// Accessibility.getPartialAXTree lists an ancestor's children with the
+// child on the path to the node asked for put first, and again in its place.
+func once(n *accessibility.Node) *accessibility.Node {
+	last := make(map[accessibility.NodeID]int, len(n.ChildIDs))
+	for i, id := range n.ChildIDs {
+		last[id] = i
+	}
+	if len(last) == len(n.ChildIDs) {
+		return n
+	}
+	c := *n
+	c.ChildIDs = make([]accessibility.NodeID, 0, len(last))
+	for i, id := range n.ChildIDs {
+		if last[id] == i {
+			c.ChildIDs = append(c.ChildIDs, id)
+		}
+	}
+	return &c
+}
+
+// moved reports whether a region's root has another box than the kept
+// facts say: the boxes around it may have moved too.
+func moved(was, is *domNode) bool {
+	if was == nil || is == nil || (was.bounds == nil) != (is.bounds == nil) {
+		return true
+	}
+	if was.bounds == nil {
+		return false
+	}
+	a, b := was.bounds, is.bounds
+	return math.Abs(a.X-b.X) > 0.5 || math.Abs(a.Y-b.Y) > 0.5 || math.Abs(a.W-b.W) > 0.5 || math.Abs(a.H-b.H) > 0.5
+}
+
+// maxRegionCalls bounds the regions re-read at once.
+const maxRegionCalls = 8
+
+// update answers a read with the kept tree k and the parts of the page that
+// changed since k was read, or returns an errWhole saying why the read
+// must be whole. start is this read's probe of the page.
+func (b *Browser) update(ctx context.Context, t *tab, s *chromedp.Target, k *keptTree, start readStart) (*tree.Snapshot, Stats, error) {
+	begin := time.Now()
+	var st Stats
+	switch {
+	case start.err != nil:
+		return nil, st, errWhole("the page could not be probed")
+	case len(k.frames) != 1:
+		return nil, st, errWhole("the page has frames")
+	case start.structural != k.structural:
+		return nil, st, errWhole("the page navigated, or its frames changed")
+	case start.probe.url != k.probe.url:
+		return nil, st, errWhole("the address changed")
+	case start.probe.title != k.probe.title:
+		return nil, st, errWhole("the title changed")
+	case start.probe.size != k.probe.size:
+		return nil, st, errWhole("the view was resized or zoomed")
+	}
+	defer func() {
+		_, _ = cdp.Call(context.WithoutCancel(ctx), s, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: changesGroup})
+	}()
+	c, err := takeChanges(ctx, s, t.watch.worldID())
+	if err != nil {
+		return nil, st, err
+	}
+	n := len(c.whole) + len(c.shallow)
+	regions := make([]*region, n)
+	errs := make([]error, n)
+	sem := make(chan struct{}, maxRegionCalls)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if i < len(c.whole) {
+				regions[i], errs[i] = readWhole(ctx, s, c.whole[i])
+			} else {
+				regions[i], errs[i] = readShallow(ctx, s, c.shallow[i-len(c.whole)])
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, st, err
+	}
+	if t.watch.changes.structural.Load() != k.structural {
+		return nil, st, errWhole("the page navigated, or its frames changed")
+	}
+	main := k.frames[0]
+	nodes, err := splice(k.raw.docs[main.id], regions)
+	if err != nil {
+		return nil, st, err
+	}
+	old := k.raw.dom[main.target]
+	facts := &domFacts{nodes: maps.Clone(old.nodes), docs: old.docs}
+	stale := k.stale || start.probe.scroll != k.probe.scroll
+	for _, r := range regions {
+		// A shallow region's children may have come or gone: what follows
+		// them may have moved.
+		stale = stale || r.shallow || moved(old.nodes[r.root], r.facts[r.root])
+		maps.Copy(facts.nodes, r.facts)
+	}
+	raw := &fetched{
+		docs: map[cdp.FrameID][]*accessibility.Node{main.id: nodes}, errs: map[cdp.FrameID]error{},
+		owners: map[cdp.FrameID]cdp.BackendNodeID{}, dom: map[target.ID]*domFacts{main.target: facts},
+		unread: map[cdp.FrameID]map[accessibility.NodeID]int{},
+	}
+	st.CDPTime = time.Since(begin)
+	b.log.Debug("incremental read", "regions", len(regions), "cdp", st.CDPTime)
+	snap := b.assemble(k.frames, raw, &st)
+	snap.Header.Page = b.pageMeta(ctx, main, snap.Root.Key)
+	st.Frames, st.Targets = 1, 1
+	st.Nodes = tree.Count(snap.Root)
+	st.Regions = len(regions)
+	st.Stale = stale
+	st.WallTime = time.Since(begin)
+	b.mu.Lock()
+	b.last = snap.Root
+	b.stats = st
+	b.mu.Unlock()
+	b.keep(t, start, snap, st, k.frames, raw, stale)
+	return snap, st, nil
+}
