@@ -32,6 +32,13 @@ func (s source) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, error)
 	return snap, err
 }
 
+// SnapshotBoxes is Snapshot with every box as the page lays it out now
+// (session.BoxReader), for actions at a point.
+func (s source) SnapshotBoxes(ctx context.Context) (*tree.Snapshot, error) {
+	snap, _, err := s.b.Snapshot(ctx, SnapshotOptions{Boxes: true})
+	return snap, err
+}
+
 func (s source) Watch(ctx context.Context) (session.Watcher, error) { return s.b.watch(ctx) }
 
 // DownloadDir is the browser's downloads folder (session.Downloader):

@@ -26,7 +26,9 @@ import (
 // Incremental reads. When the page changed since the kept tree was read
 // (kept.go), the observer has marked the elements whose part of the tree
 // may differ (changesJS). The read then re-reads only their subtrees —
-// their accessibility nodes (Accessibility.queryAXTree), their ancestors
+// their accessibility nodes (Accessibility.getChildAXNodes level by level:
+// queryAXTree waits for a rendering frame, which a tab in the background
+// never gets), their ancestors
 // (getPartialAXTree, for names computed from content) and the DOM facts
 // DOMSnapshot.captureSnapshot would give for them (factsJS, listeners) —
 // splices them into the kept raw tree, and converts that as a whole read
@@ -189,20 +191,21 @@ func readRegion(ctx context.Context, s cdp.Session, obj runtime.RemoteObjectID) 
 		desc                      *cdp.Node
 		facts                     []json.RawMessage
 		listeners                 []*domdebugger.EventListener
-		ax, rel                   []*accessibility.Node
+		rel                       []*accessibility.Node
 		errDesc, errFacts, errL   error
 		errAX, errRel             error
+		ax                        []*accessibility.Node
 		depth, pierce, byValue, t = int64(-1), true, true, true
 	)
 	wg.Go(func() {
 		r, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj, Depth: &depth, Pierce: &pierce})
-		desc, errDesc = r.Node, err
+		desc, errDesc = r.Node, wrapCall("DOM.describeNode", err)
 	})
 	wg.Go(func() {
 		r, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: factsJS, ObjectID: obj, ReturnByValue: &byValue, Silent: &t})
 		switch {
 		case err != nil:
-			errFacts = err
+			errFacts = wrapCall("Runtime.callFunctionOn", err)
 		case r.ExceptionDetails != nil || r.Result == nil:
 			errFacts = errors.New("the facts script failed")
 		default:
@@ -211,22 +214,31 @@ func readRegion(ctx context.Context, s cdp.Session, obj runtime.RemoteObjectID) 
 	})
 	wg.Go(func() {
 		r, err := cdp.Call(ctx, s, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: obj, Depth: &depth})
-		listeners, errL = r.Listeners, err
-	})
-	wg.Go(func() {
-		r, err := cdp.Call(ctx, s, accessibility.QueryAXTree, accessibility.QueryAXTreeParams{ObjectID: obj})
-		ax, errAX = r.Nodes, err
+		listeners, errL = r.Listeners, wrapCall("DOMDebugger.getEventListeners", err)
 	})
 	wg.Go(func() {
 		r, err := cdp.Call(ctx, s, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{ObjectID: obj, FetchRelatives: &t})
-		rel, errRel = r.Nodes, err
+		rel, errRel = r.Nodes, wrapCall("Accessibility.getPartialAXTree", err)
 	})
 	wg.Wait()
-	if err := errors.Join(errDesc, errFacts, errL, errAX, errRel); err != nil {
+	if err := errors.Join(errDesc, errFacts, errL, errRel); err != nil {
 		return nil, fmt.Errorf("re-read a changed part of the page: %w", err)
 	}
-	if desc == nil || len(ax) == 0 {
+	if desc == nil {
 		return nil, errNoAX
+	}
+	var top *accessibility.Node
+	for _, n := range rel {
+		if n.BackendDOMNodeID == desc.BackendNodeID {
+			top = n
+			break
+		}
+	}
+	if top == nil {
+		return nil, errNoAX
+	}
+	if ax, errAX = subtree(ctx, s, top); errAX != nil {
+		return nil, fmt.Errorf("re-read a changed part of the page: %w", errAX)
 	}
 	r := &region{root: desc.BackendNodeID, ax: ax, rel: rel}
 	var err error
@@ -234,6 +246,44 @@ func readRegion(ctx context.Context, s cdp.Session, obj runtime.RemoteObjectID) 
 		return nil, err
 	}
 	return r, nil
+}
+
+// subtree reads the accessibility nodes below top, a level at a time, all
+// calls of a level at once. A text's children (inline text boxes) are not
+// read: they are never shown.
+func subtree(ctx context.Context, s cdp.Session, top *accessibility.Node) ([]*accessibility.Node, error) {
+	out := []*accessibility.Node{top}
+	level := []*accessibility.Node{top}
+	for len(level) > 0 {
+		var (
+			mu   sync.Mutex
+			next []*accessibility.Node
+			errs []error
+			wg   sync.WaitGroup
+		)
+		for _, n := range level {
+			if len(n.ChildIDs) == 0 || isText(n) {
+				continue
+			}
+			wg.Go(func() {
+				r, err := cdp.Call(ctx, s, accessibility.GetChildAXNodes, accessibility.GetChildAXNodesParams{ID: n.NodeID})
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					errs = append(errs, wrapCall("Accessibility.getChildAXNodes", err))
+					return
+				}
+				next = append(next, r.Nodes...)
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
+		out = append(out, next...)
+		level = next
+	}
+	return out, nil
 }
 
 // regionFacts pairs the elements of a described subtree with factsJS's
@@ -316,6 +366,14 @@ func regionFacts(desc *cdp.Node, raw []json.RawMessage, listeners []*domdebugger
 		return nil, errWhole("the page changed while it was re-read")
 	}
 	return out, nil
+}
+
+// wrapCall names the CDP method of a failed call.
+func wrapCall(method string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", method, err)
 }
 
 // splice puts the regions into a copy of a frame's kept nodes: each
@@ -440,6 +498,25 @@ func moved(was, is *domNode) bool {
 	return math.Abs(a.X-b.X) > 0.5 || math.Abs(a.Y-b.Y) > 0.5 || math.Abs(a.W-b.W) > 0.5 || math.Abs(a.H-b.H) > 0.5
 }
 
+// enableAX enables the Accessibility domain on the tab once:
+// getChildAXNodes answers only then. Chromium then keeps the tree of the
+// document between calls, and tells of changes only in nodes asked for.
+func (tw *tabWatch) enableAX(ctx context.Context, s cdp.Session) error {
+	tw.mu.Lock()
+	done := tw.axOn
+	tw.mu.Unlock()
+	if done {
+		return nil
+	}
+	if _, err := cdp.Call(ctx, s, accessibility.Enable, cdp.Empty{}); err != nil {
+		return fmt.Errorf("enable accessibility: %w", err)
+	}
+	tw.mu.Lock()
+	tw.axOn = true
+	tw.mu.Unlock()
+	return nil
+}
+
 // maxRegionCalls bounds the regions re-read at once.
 const maxRegionCalls = 8
 
@@ -470,6 +547,9 @@ func (b *Browser) update(ctx context.Context, t *tab, s *chromedp.Target, k *kep
 	if err != nil {
 		return nil, st, err
 	}
+	if err := t.watch.enableAX(ctx, s); err != nil {
+		return nil, st, err
+	}
 	n := len(c.whole) + len(c.shallow)
 	regions := make([]*region, n)
 	errs := make([]error, n)
@@ -488,6 +568,12 @@ func (b *Browser) update(ctx context.Context, t *tab, s *chromedp.Target, k *kep
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
+		var w errWhole
+		if !errors.As(err, &w) {
+			t.watch.mu.Lock()
+			t.watch.axOn = false // enabled again next time: the renderer may be another
+			t.watch.mu.Unlock()
+		}
 		return nil, st, err
 	}
 	if t.watch.changes.structural.Load() != k.structural {

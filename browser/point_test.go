@@ -53,3 +53,30 @@ func TestPoints(t *testing.T) {
 		t.Errorf("type at a point: %v", err)
 	}
 }
+
+// TestPointAfterUpdate: a change that pushes the page down is read
+// incrementally, and the tree says its boxes are stale; find at a point
+// then reads the boxes afresh and names the row now under the point, not
+// the one the stale boxes place there.
+func TestPointAfterUpdate(t *testing.T) {
+	e := newAct(t, "/grid.html")
+	box := `(() => { const r = document.querySelector('tr[data-id="5"] .edit').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`
+	at := js[[]float64](t, e.b, box)
+	r := e.must(fmt.Sprintf("find at %.0f,%.0f", at[0], at[1]))
+	if !strings.Contains(r.Text, `"Edit User 0005"`) {
+		t.Fatalf("find at row 5's Edit: %q", r.Text)
+	}
+	// Row 2's name cell grows by 300 px: rows 3 on move down.
+	js[any](t, e.b, `document.querySelector('tr[data-id="2"] .name').append(Object.assign(document.createElement('div'), {style: 'height: 300px'})); 1`)
+	_, st := snap(t, e.b)
+	if st.Regions == 0 || !st.Stale {
+		t.Fatalf("the change was not read incrementally with stale boxes: %+v", st)
+	}
+	r = e.must(fmt.Sprintf("find at %.0f,%.0f", at[0], at[1]))
+	if strings.Contains(r.Text, `"Edit User 0005"`) || !strings.Contains(r.Text, "User 00") {
+		t.Errorf("find at the old place of row 5's Edit, after rows moved down: %q", r.Text)
+	}
+	if st := e.b.LastStats(); st.Stale || st.Regions != 0 {
+		t.Errorf("find at a point did not read the boxes whole: %+v", st)
+	}
+}

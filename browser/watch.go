@@ -52,6 +52,8 @@ type tabWatch struct {
 	// world is the unique id of canopy's isolated world in the main
 	// frame's document, "" when not known (flush.go).
 	world string
+	// axOn says the Accessibility domain is enabled (changes.go).
+	axOn bool
 }
 
 // dialogOpened returns a channel that is closed once a JavaScript dialog is

@@ -16,6 +16,14 @@ type PointMapper interface {
 	TreePoint(ctx context.Context, x, y float64) (float64, float64, error)
 }
 
+// A BoxReader is a source whose snapshots may hold boxes older than their
+// nodes: a page's tree updated in the parts that changed keeps the boxes of
+// the rest, which the change may have moved. SnapshotBoxes reads with
+// every box current, for finding the node at a point.
+type BoxReader interface {
+	SnapshotBoxes(ctx context.Context) (*tree.Snapshot, error)
+}
+
 // pointTarget makes a point stand for the node there: its ref becomes the
 // action's target, so the gate, the checks and the reply treat it like any
 // target. a.At stays: click and hover act at the point itself.
@@ -26,6 +34,11 @@ func (s *Session) pointTarget(ctx context.Context, snap *tree.Snapshot, a action
 	x, y, err := a.Point()
 	if err != nil {
 		return a, nil, err
+	}
+	if br, ok := s.src.(BoxReader); ok {
+		if snap, err = br.SnapshotBoxes(ctx); err != nil {
+			return a, nil, fmt.Errorf("read the page's boxes: %w", err)
+		}
 	}
 	tx, ty := x, y
 	if m, ok := s.src.(PointMapper); ok {

@@ -121,7 +121,9 @@ func (w *Workspace) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, er
 	var vp browser.Viewport
 	var wg sync.WaitGroup
 	if b != nil {
-		wg.Go(func() { page, perr = b.Source().Snapshot(ctx, full) })
+		// The page's boxes place its nodes on the screen: none may be
+		// older than the layout (browser.SnapshotOptions.Boxes).
+		wg.Go(func() { page, _, perr = b.Snapshot(ctx, browser.SnapshotOptions{Full: full, Boxes: true}) })
 		wg.Go(func() { vp, verr = b.Viewport(ctx) })
 	}
 	snap, err := w.desk.Snapshot(ctx, full)
