@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -213,7 +212,9 @@ func readRegion(ctx context.Context, s cdp.Session, obj runtime.RemoteObjectID) 
 		}
 	})
 	wg.Go(func() {
-		r, err := cdp.Call(ctx, s, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: obj, Depth: &depth})
+		// pierce: the listeners of every world, not only of canopy's,
+		// where obj lives (the page's are in the main world).
+		r, err := cdp.Call(ctx, s, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: obj, Depth: &depth, Pierce: &pierce})
 		listeners, errL = r.Listeners, wrapCall("DOMDebugger.getEventListeners", err)
 	})
 	wg.Go(func() {
@@ -485,18 +486,6 @@ func once(n *accessibility.Node) *accessibility.Node {
 	return &c
 }
 
-// moved reports whether a region's root has another box than the kept
-// facts say: the boxes around it may have moved too.
-func moved(was, is *domNode) bool {
-	if was == nil || is == nil || (was.bounds == nil) != (is.bounds == nil) {
-		return true
-	}
-	if was.bounds == nil {
-		return false
-	}
-	a, b := was.bounds, is.bounds
-	return math.Abs(a.X-b.X) > 0.5 || math.Abs(a.Y-b.Y) > 0.5 || math.Abs(a.W-b.W) > 0.5 || math.Abs(a.H-b.H) > 0.5
-}
 
 // enableAX enables the Accessibility domain on the tab once:
 // getChildAXNodes answers only then. Chromium then keeps the tree of the
@@ -550,6 +539,12 @@ func (b *Browser) update(ctx context.Context, t *tab, s *chromedp.Target, k *kep
 	if err := t.watch.enableAX(ctx, s); err != nil {
 		return nil, st, err
 	}
+	// Chromium brings its accessibility tree up to date with the DOM at
+	// its next rendering frame, or when a whole read asks; getChildAXNodes
+	// does not ask. A read of the root alone does.
+	if _, err := cdp.Call(ctx, s, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{Depth: new(int64(0))}); err != nil {
+		return nil, st, fmt.Errorf("bring the accessibility tree up to date: %w", err)
+	}
 	n := len(c.whole) + len(c.shallow)
 	regions := make([]*region, n)
 	errs := make([]error, n)
@@ -586,11 +581,11 @@ func (b *Browser) update(ctx context.Context, t *tab, s *chromedp.Target, k *kep
 	}
 	old := k.raw.dom[main.target]
 	facts := &domFacts{nodes: maps.Clone(old.nodes), docs: old.docs}
-	stale := k.stale || start.probe.scroll != k.probe.scroll
+	// Any change may move boxes outside the parts re-read, even where a
+	// part's own box stays (flex and grid siblings, table columns), and
+	// an action with no mutation at all may start a transition.
+	stale := true
 	for _, r := range regions {
-		// A shallow region's children may have come or gone: what follows
-		// them may have moved.
-		stale = stale || r.shallow || moved(old.nodes[r.root], r.facts[r.root])
 		maps.Copy(facts.nodes, r.facts)
 	}
 	raw := &fetched{

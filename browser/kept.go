@@ -103,7 +103,8 @@ const probeJS = `(() => {
     for (const f of doc.querySelectorAll('iframe,frame')) { try { if (f.contentDocument) walk(f.contentDocument); } catch (e) {} }
   };
   walk(document);
-  return JSON.stringify([n + ':' + h, [scrollX, scrollY].join(), [innerWidth, innerHeight, devicePixelRatio, visualViewport ? visualViewport.scale : 1].join(),
+  const de = document.documentElement;
+  return JSON.stringify([n + ':' + h, [scrollX, scrollY, de ? de.clientWidth : 0, de ? de.clientHeight : 0].join(), [innerWidth, innerHeight, devicePixelRatio, visualViewport ? visualViewport.scale : 1].join(),
     location.href, document.title]);
 })()`
 
@@ -112,7 +113,7 @@ const probeJS = `(() => {
 // others.
 type probeState struct {
 	state  string // form controls' values and checked states, focus
-	scroll string // the page's scroll position
+	scroll string // the page's scroll position, and its width without a scroll bar (one coming moves boxes)
 	size   string // the viewport's size, the device pixel ratio, the zoom
 	url    string
 	title  string
@@ -250,15 +251,26 @@ func (b *Browser) reuse(k *keptTree) (*tree.Snapshot, Stats) {
 // updated incrementally, and fails when the two differ: the events, the
 // probe or the marks missed a change. Boxes are compared when the kept
 // tree vouches for them (not Stats.Stale).
+//
+// A page that changed since the kept tree's read began (its change count
+// moved: a timer of its own, an animation) is not compared: the two reads
+// saw two pages.
 func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tree.Snapshot, kst Stats) (*tree.Snapshot, Stats, error) {
 	boxes := !kst.Stale
+	t := b.curTab()
+	k := b.keptTree(t)
+	still := k != nil && t.watch != nil && t.watch.changes.n.Load() == k.gen
 	fresh, st, err := b.read(ctx, opt, false)
 	if err != nil {
 		return nil, st, err
 	}
+	if !still {
+		b.log.Debug("drift check skipped: the page changed since the read")
+		return fresh, st, nil
+	}
 	was, is := tree.Format(kept, tree.Options{Full: true}), tree.Format(fresh, tree.Options{Full: true})
 	if was != is {
-		return nil, st, fmt.Errorf("drift check: the kept tree differs from a fresh read of the page:\nkept:\n%sfresh:\n%s", was, is)
+		return nil, st, fmt.Errorf("drift check: the kept tree differs from a fresh read of the page:\n%s", firstDifference(was, is))
 	}
 	if d := movedBox(kept.Root, fresh.Root); boxes && d != "" {
 		return nil, st, fmt.Errorf("drift check: the kept tree's boxes differ from a fresh read's: %s", d)
@@ -266,6 +278,21 @@ func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tre
 	st.Checked = true
 	st.Reused, st.Regions, st.Stale = kst.Reused, kst.Regions, kst.Stale
 	return fresh, st, nil
+}
+
+// firstDifference shows where two texts part: the lines around the first
+// that differs, from each.
+func firstDifference(was, is string) string {
+	a, b := strings.Split(was, "\n"), strings.Split(is, "\n")
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	window := func(lines []string) string {
+		lo, hi := max(i-3, 0), min(i+6, len(lines))
+		return strings.Join(lines[lo:hi], "\n")
+	}
+	return fmt.Sprintf("at line %d, kept:\n%s\nfresh:\n%s", i+1, window(a), window(b))
 }
 
 // touched counts an action canopy performs on the current tab as a change:
