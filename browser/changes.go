@@ -486,7 +486,6 @@ func once(n *accessibility.Node) *accessibility.Node {
 	return &c
 }
 
-
 // enableAX enables the Accessibility domain on the tab once:
 // getChildAXNodes answers only then. Chromium then keeps the tree of the
 // document between calls, and tells of changes only in nodes asked for.
