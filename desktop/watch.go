@@ -1,6 +1,8 @@
 package desktop
 
 import (
+	"time"
+
 	"context"
 	"slices"
 	"strconv"
@@ -94,6 +96,11 @@ func (w *watch) loop(ch <-chan atspi.Event) {
 		}
 	}
 }
+
+// SettleTail is none (session.Tailer): an application has applied what an
+// action did by the time it answers the round trip of a flush. (A delay of
+// its own, as a search entry's 150 ms, is longer than any tail.)
+func (w *watch) SettleTail() time.Duration { return settle.NoTail }
 
 // barriers numbers the desktop's barriers, for their tokens.
 var barriers atomic.Int64

@@ -152,7 +152,7 @@ func (s *Session) wait(ctx context.Context, a action.Action) (Reply, error) {
 	for {
 		ok := cond(cur)
 		if a.Quiet {
-			res := settle.Wait(ctx, w.Events(), s.opt.Settle)
+			res := settle.Wait(ctx, w.Events(), s.settleOptions(w))
 			ok = res.Quiet
 			if !ok && ctx.Err() == nil {
 				continue // the cap of one settle: keep waiting up to the limit
@@ -174,7 +174,7 @@ func (s *Session) wait(ctx context.Context, a action.Action) (Reply, error) {
 		if !nextActivity(ctx, w.Events()) {
 			return Reply{}, fmt.Errorf("waited %s for %s: it did not happen", roundMs(limit), what)
 		}
-		settle.WaitFlushed(ctx, w.Events(), flushOf(w), s.opt.Settle)
+		settle.WaitFlushed(ctx, w.Events(), flushOf(w), s.settleOptions(w))
 		if cur, err = s.read(ctx); err != nil {
 			if ctx.Err() != nil {
 				return Reply{}, fmt.Errorf("waited %s for %s: it did not happen", roundMs(limit), what)

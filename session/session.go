@@ -292,7 +292,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	t2 := time.Now()
 	st.res.out, st.res.targets = out, []*tree.Node{target}
 	if a.Acts() && !out.Unchanged {
-		st.res.settled = settle.WaitFlushed(ctx, w.Events(), flushOf(w), s.opt.Settle)
+		st.res.settled = settle.WaitFlushed(ctx, w.Events(), flushOf(w), s.settleOptions(w))
 	}
 	st.res.outcomes, st.res.replaced = w.Stop()
 	st.res.problems = s.watched(w)

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -120,6 +122,24 @@ func (s *Session) request(a action.Action, target string) policy.Request {
 // after every event sent before the answer. It must not block.
 type Flusher interface {
 	Flush()
+}
+
+// A Tailer is a Watcher whose source needs another tail than the default
+// (settle.Options.Tail): a desktop application has applied an action's
+// effects by the time it answers a round trip, while a page's scripts
+// render some a little later, on timers.
+type Tailer interface {
+	SettleTail() time.Duration
+}
+
+// settleOptions are the session's settle options for a watch: its tail,
+// when the session sets none, the watcher's.
+func (s *Session) settleOptions(w Watcher) settle.Options {
+	opt := s.opt.Settle
+	if t, ok := w.(Tailer); ok && opt.Tail == 0 {
+		opt.Tail = t.SettleTail()
+	}
+	return opt
 }
 
 // flushOf is w's Flush, nil when w cannot flush.

@@ -88,7 +88,8 @@ type Options struct {
 	// least, flushed or not (default 40 ms): what a page schedules a
 	// little later than its first effect (Swagger UI renders an expanded
 	// operation's body after a 35 ms debounce) comes in. A flushed wait
-	// without effects (a no-op) does not wait for it.
+	// without effects (a no-op) does not wait for it. NoTail (negative)
+	// waits for no tail.
 	Tail time.Duration
 }
 
@@ -99,6 +100,9 @@ const (
 	DefaultMaxBusy = time.Second
 	DefaultGrace   = 5 * time.Millisecond
 	DefaultTail    = 40 * time.Millisecond
+	// NoTail is a Tail of none: a source whose round trip proves its
+	// effects in (Options.Tail).
+	NoTail time.Duration = -1
 )
 
 func (o Options) withDefaults() Options {
@@ -114,7 +118,7 @@ func (o Options) withDefaults() Options {
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace
 	}
-	if o.Tail <= 0 {
+	if o.Tail == 0 {
 		o.Tail = DefaultTail
 	}
 	return o

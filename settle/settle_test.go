@@ -266,3 +266,24 @@ func TestFlushIncidental(t *testing.T) {
 		}
 	}
 }
+
+// TestTail: after an effect the wait lasts the tail past it, flushed or
+// not; NoTail ends it a grace after the flush.
+func TestTail(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tail time.Duration
+		min  time.Duration
+		max  time.Duration
+	}{
+		{"a tail", 150 * time.Millisecond, 150 * time.Millisecond, 5 * time.Second},
+		{"no tail", NoTail, 0, 120 * time.Millisecond},
+	} {
+		f := &flusher{ev: make(chan Event, 16), before: map[int][]Event{0: {{Kind: Mutation}}}}
+		start := time.Now()
+		res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: 10 * time.Second, Grace: time.Millisecond, Tail: tc.tail})
+		if took := time.Since(start); !res.Flushed || took < tc.min || took > tc.max {
+			t.Errorf("%s: %+v in %v, want between %v and %v", tc.name, res, took, tc.min, tc.max)
+		}
+	}
+}

@@ -315,6 +315,15 @@ func (m *merged) start() {
 
 func (m *merged) Events() <-chan settle.Event { return m.events }
 
+// SettleTail is the page's tail when a browser is in the workspace, else
+// the desktop's none (session.Tailer).
+func (m *merged) SettleTail() time.Duration {
+	if m.page != nil {
+		return 0 // the session's default
+	}
+	return settle.NoTail
+}
+
 func (m *merged) Stop() ([]string, bool) {
 	var outcomes []string
 	replaced := false
