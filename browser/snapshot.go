@@ -178,20 +178,24 @@ type fetched struct {
 	docs   map[cdp.FrameID][]*accessibility.Node
 	errs   map[cdp.FrameID]error
 	owners map[cdp.FrameID]cdp.BackendNodeID
-	dom    map[target.ID]*domFacts
-	unread map[cdp.FrameID]map[accessibility.NodeID]int // partial reads
-	notes  []string
+	// borders is the offset of each child frame's content from its
+	// owner's border box: the owner's border widths (frameBorder).
+	borders map[cdp.FrameID]scroll
+	dom     map[target.ID]*domFacts
+	unread  map[cdp.FrameID]map[accessibility.NodeID]int // partial reads
+	notes   []string
 }
 
 // fetch issues every call a snapshot needs at once: one AX tree per frame,
 // one DOM snapshot per target, one frame-owner lookup per child frame.
 func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fetched {
 	f := &fetched{
-		docs:   map[cdp.FrameID][]*accessibility.Node{},
-		errs:   map[cdp.FrameID]error{},
-		owners: map[cdp.FrameID]cdp.BackendNodeID{},
-		dom:    map[target.ID]*domFacts{},
-		unread: map[cdp.FrameID]map[accessibility.NodeID]int{},
+		docs:    map[cdp.FrameID][]*accessibility.Node{},
+		errs:    map[cdp.FrameID]error{},
+		owners:  map[cdp.FrameID]cdp.BackendNodeID{},
+		borders: map[cdp.FrameID]scroll{},
+		dom:     map[target.ID]*domFacts{},
+		unread:  map[cdp.FrameID]map[accessibility.NodeID]int{},
 	}
 	main := frames[0]
 	var large *docSize
@@ -221,8 +225,10 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 					b.log.Debug("frame owner", "frame", fr.id, "err", err)
 					return
 				}
+				border := frameBorder(ctx, fr.ownerIn, res.BackendNodeID)
 				f.mu.Lock()
 				f.owners[fr.id] = res.BackendNodeID
+				f.borders[fr.id] = border
 				f.mu.Unlock()
 			})
 		}
@@ -278,6 +284,17 @@ func (f *fetched) record(id cdp.FrameID, nodes []*accessibility.Node, unread map
 	}
 }
 
+// frameBorder returns the widths of a frame owner's left and top borders,
+// where its document's content starts inside its box (the client rect's
+// origin): the padding box's corner less the border box's.
+func frameBorder(ctx context.Context, s cdp.Session, owner cdp.BackendNodeID) scroll {
+	res, err := cdp.Call(ctx, s, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: owner})
+	if err != nil || res.Model == nil || len(res.Model.Border) < 2 || len(res.Model.Padding) < 2 {
+		return scroll{}
+	}
+	return scroll{res.Model.Padding[0] - res.Model.Border[0], res.Model.Padding[1] - res.Model.Border[1]}
+}
+
 // assemble converts the main frame's tree and grafts each child frame's tree
 // under its <iframe> node, accumulating frame offsets into the bounds.
 func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Snapshot {
@@ -326,12 +343,8 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 		// The child document starts at the <iframe>'s content box.
 		dx, dy := parent.dx, parent.dy
 		if on := parent.domNode(owner); on != nil && on.bounds != nil {
-			dx += on.bounds.X
-			dy += on.bounds.Y
-			if on.client != nil {
-				dx += on.client.X
-				dy += on.client.Y
-			}
+			dx += on.bounds.X + f.borders[fr.id].x
+			dy += on.bounds.Y + f.borders[fr.id].y
 		}
 		d := doc(fr, dx, dy)
 		if d.root == nil {

@@ -241,8 +241,7 @@ func (p *rawPage) read(ctx context.Context) (rawRead, error) {
 	}
 	wg.Go(func() {
 		_, err := cdp.Call(ctx, p.s, domsnapshot.CaptureSnapshot, domsnapshot.CaptureSnapshotParams{
-			ComputedStyles:  []string{"cursor", "display"}, // browser/dom.go's domSnapshotParams
-			IncludeDOMRects: new(true),
+			ComputedStyles: []string{"cursor", "display"}, // browser/dom.go's domSnapshotParams
 		})
 		note(0, err)
 	})
