@@ -176,11 +176,28 @@ func readShallow(ctx context.Context, s cdp.Session, obj runtime.RemoteObjectID)
 
 // resetChanges starts the page's marks afresh before a whole read: what
 // changes from now on is what the next incremental read re-reads.
-func resetChanges(ctx context.Context, s cdp.Session, world string) {
+func (tw *tabWatch) resetChanges(ctx context.Context, s cdp.Session) {
+	world := tw.worldID()
 	if world == "" {
 		return
 	}
-	_, _ = cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: takeJS + ", 0", UniqueContextID: world, Silent: new(true)})
+	ctx, cancel := context.WithTimeout(ctx, worldTimeout)
+	defer cancel()
+	_, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: takeJS + ", 0", UniqueContextID: world, Silent: new(true)})
+	tw.worldAnswered(world, err)
+}
+
+// worldTimeout caps a call in canopy's world. A world whose document went
+// into the back-forward cache is frozen there and never answers; the tab
+// then forgets it (worldAnswered), and reads are whole until the next
+// document's world is announced.
+const worldTimeout = 500 * time.Millisecond
+
+// worldAnswered forgets world when a call in it ran out of time.
+func (tw *tabWatch) worldAnswered(world string, err error) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		tw.contextGone(world)
+	}
 }
 
 // readRegion reads one changed subtree: five calls at once.
@@ -212,21 +229,19 @@ func readRegion(ctx context.Context, s cdp.Session, obj runtime.RemoteObjectID) 
 		}
 	})
 	wg.Go(func() {
-		// pierce: the listeners of every world, not only of canopy's,
-		// where obj lives (the page's are in the main world).
-		r, err := cdp.Call(ctx, s, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: obj, Depth: &depth, Pierce: &pierce})
-		listeners, errL = r.Listeners, wrapCall("DOMDebugger.getEventListeners", err)
-	})
-	wg.Go(func() {
 		r, err := cdp.Call(ctx, s, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{ObjectID: obj, FetchRelatives: &t})
 		rel, errRel = r.Nodes, wrapCall("Accessibility.getPartialAXTree", err)
 	})
 	wg.Wait()
-	if err := errors.Join(errDesc, errFacts, errL, errRel); err != nil {
+	if err := errors.Join(errDesc, errFacts, errRel); err != nil {
 		return nil, fmt.Errorf("re-read a changed part of the page: %w", err)
 	}
 	if desc == nil {
 		return nil, errNoAX
+	}
+	listeners, errL = pageListeners(ctx, s, desc.BackendNodeID)
+	if errL != nil {
+		return nil, fmt.Errorf("re-read a changed part of the page: %w", errL)
 	}
 	var top *accessibility.Node
 	for _, n := range rel {
@@ -247,6 +262,20 @@ func readRegion(ctx context.Context, s cdp.Session, obj runtime.RemoteObjectID) 
 		return nil, err
 	}
 	return r, nil
+}
+
+// pageListeners lists the event listeners the page added to the element
+// and its subtree. The element is resolved in the page's main world, where
+// the page's listeners are: asked about an object of canopy's world,
+// DOMDebugger reports that world's only, unless it pierces, and piercing
+// calls hung the renderer for good in TestGateEveryPath's run of actions.
+func pageListeners(ctx context.Context, s cdp.Session, id cdp.BackendNodeID) ([]*domdebugger.EventListener, error) {
+	obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: id, ObjectGroup: changesGroup})
+	if err != nil || obj.Object == nil {
+		return nil, wrapCall("DOM.resolveNode", err)
+	}
+	r, err := cdp.Call(ctx, s, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: obj.Object.ObjectID, Depth: new(int64(-1))})
+	return r.Listeners, wrapCall("DOMDebugger.getEventListeners", err)
 }
 
 // subtree reads the accessibility nodes below top, a level at a time, all
@@ -531,8 +560,15 @@ func (b *Browser) update(ctx context.Context, t *tab, s *chromedp.Target, k *kep
 	defer func() {
 		_, _ = cdp.Call(context.WithoutCancel(ctx), s, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: changesGroup})
 	}()
-	c, err := takeChanges(ctx, s, t.watch.worldID())
+	world := t.watch.worldID()
+	tctx, cancel := context.WithTimeout(ctx, worldTimeout)
+	c, err := takeChanges(tctx, s, world)
+	cancel()
 	if err != nil {
+		t.watch.worldAnswered(world, err)
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return nil, st, errWhole("canopy's world in the page did not answer")
+		}
 		return nil, st, err
 	}
 	if err := t.watch.enableAX(ctx, s); err != nil {

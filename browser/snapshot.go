@@ -127,7 +127,7 @@ func (b *Browser) read(ctx context.Context, opt SnapshotOptions, reuse bool) (*t
 		reread = err.Error()
 	}
 	if t != nil && t.watch != nil {
-		resetChanges(ctx, tab, t.watch.worldID())
+		t.watch.resetChanges(ctx, tab)
 	}
 	frames, err := b.discoverFrames(ctx, tab, tabID)
 	if err != nil {
