@@ -22,15 +22,14 @@ import (
 
 // Incremental reads. When the page changed since the kept tree was read
 // (kept.go), the observer has marked the elements whose part of the tree
-// may differ (changesJS). The read then re-reads only their subtrees —
-// their accessibility nodes (Accessibility.getChildAXNodes level by level:
-// queryAXTree waits for a rendering frame, which a tab in the background
-// never gets), their ancestors
-// (getPartialAXTree, for names computed from content) and the DOM facts
-// DOMSnapshot.captureSnapshot would give for them (factsJS, listeners) —
-// splices them into the kept raw tree, and converts that as a whole read
-// would. A 1,000-row table re-reads a row in a few milliseconds instead of
-// reading 20,000 nodes in half a second.
+// may differ (changesJS). The read re-reads only those parts (regions.go):
+// their accessibility nodes, a level at a time with getChildAXNodes
+// (queryAXTree waits for a rendering frame, which a tab in the background
+// never gets); their ancestors, with getPartialAXTree, for names computed
+// from content; and the DOM facts DOMSnapshot.captureSnapshot would give
+// for them (factsJS, listeners). It splices them into the kept raw tree
+// and converts that as a whole read would. A 1,000-row table re-reads a
+// row in a few milliseconds instead of 20,000 nodes in half a second.
 //
 // Whatever the marks cannot bound falls back to a whole read, and the
 // read's Stats.Reread says why.
