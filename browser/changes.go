@@ -131,6 +131,19 @@ func (tw *tabWatch) worldAnswered(world string, err error) {
 	}
 }
 
+// usedFacts keeps the facts of the elements the nodes stand for: those of
+// elements removed since the whole read would pile up on a page that keeps
+// changing (a chat appending messages) until the next navigation.
+func usedFacts(facts map[cdp.BackendNodeID]*domNode, nodes []*accessibility.Node) map[cdp.BackendNodeID]*domNode {
+	out := make(map[cdp.BackendNodeID]*domNode, len(nodes))
+	for _, n := range nodes {
+		if f, ok := facts[n.BackendDOMNodeID]; ok {
+			out[n.BackendDOMNodeID] = f
+		}
+	}
+	return out
+}
+
 // splice puts the regions into a copy of a frame's kept nodes: each
 // region's old subtree goes, its fresh nodes and its ancestors' come in.
 // The result is the nodes reachable from the root, or an error when a
@@ -347,6 +360,9 @@ func (b *Browser) update(ctx context.Context, t *tab, s *chromedp.Target, k *kep
 	stale := true
 	for _, r := range regions {
 		maps.Copy(facts.nodes, r.facts)
+	}
+	if len(facts.nodes) > 2*len(nodes) {
+		facts.nodes = usedFacts(facts.nodes, nodes)
 	}
 	raw := &fetched{
 		docs: map[cdp.FrameID][]*accessibility.Node{main.id: nodes}, errs: map[cdp.FrameID]error{},

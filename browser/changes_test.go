@@ -85,3 +85,12 @@ func childNodes(n *accessibility.Node) []*accessibility.Node {
 	}
 	return out
 }
+
+// TestUsedFacts: facts of elements no node stands for go.
+func TestUsedFacts(t *testing.T) {
+	facts := map[cdp.BackendNodeID]*domNode{1: {tag: "div"}, 2: {tag: "p"}, 3: {tag: "span"}}
+	got := usedFacts(facts, []*accessibility.Node{ax("a", 1, ""), ax("b", 3, "a"), ax("c", 0, "a")})
+	if len(got) != 2 || got[1] == nil || got[3] == nil {
+		t.Errorf("kept %v, want the facts of 1 and 3", got)
+	}
+}
