@@ -162,6 +162,10 @@ const changesJS = `
     if (w) return w;
     if (roots.some(e => e === document.documentElement || e === document.body || inHead(e))) return 'the whole document changed';
     if (roots.length + shallowRoots.length > ` + maxRegionsJS + `) return (roots.length + shallowRoots.length) + ' parts of the page changed';
+    // A part is re-read a level at a time, a call per element with
+    // children: past a tenth of the page, a whole read is quicker.
+    const size = roots.reduce((n, e) => n + 1 + e.getElementsByTagName('*').length, 0);
+    if (size > 200 && size * 10 > document.getElementsByTagName('*').length) return 'a large part of the page changed';
     // The answer: the elements to re-read whole, then those whose own node
     // and list of children only are re-read; "whole" counts the first.
     const out = [...roots, ...shallowRoots];

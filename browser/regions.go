@@ -168,6 +168,9 @@ func pageListeners(ctx context.Context, s cdp.Session, id cdp.BackendNodeID) ([]
 // calls of a level at once. A text's children (inline text boxes) are not
 // read: they are never shown.
 func subtree(ctx context.Context, s cdp.Session, top *accessibility.Node) ([]*accessibility.Node, error) {
+	// getChildAXNodes answers with an ignored child's children too: a node
+	// is asked about only while some child of it is not known yet.
+	byID := map[accessibility.NodeID]*accessibility.Node{top.NodeID: top}
 	out := []*accessibility.Node{top}
 	level := []*accessibility.Node{top}
 	for len(level) > 0 {
@@ -178,7 +181,7 @@ func subtree(ctx context.Context, s cdp.Session, top *accessibility.Node) ([]*ac
 			wg   sync.WaitGroup
 		)
 		for _, n := range level {
-			if len(n.ChildIDs) == 0 || isText(n) {
+			if !needsChildren(n, byID) {
 				continue
 			}
 			wg.Go(func() {
@@ -196,8 +199,14 @@ func subtree(ctx context.Context, s cdp.Session, top *accessibility.Node) ([]*ac
 		if err := errors.Join(errs...); err != nil {
 			return nil, err
 		}
-		out = append(out, next...)
-		level = next
+		level = level[:0]
+		for _, n := range next {
+			if byID[n.NodeID] == nil {
+				byID[n.NodeID] = n
+				out = append(out, n)
+				level = append(level, n)
+			}
+		}
 	}
 	return out, nil
 }
