@@ -40,7 +40,7 @@ type Config struct {
 	// page and desktop in one tree.
 	Desktop bool
 	// Allow is the permission tier; 0 means act on a browser canopy
-	// launches and observe when attached to one it did not start (SPEC §6).
+	// launches and observe when attached to one it did not start (docs/tiers.md).
 	Allow action.Tier
 	// Rules are the session's other rules: policy.Files, policy.Apps,
 	// policy.Domains, policy.Secrets, policy.Keyring, policy.Confirm. A

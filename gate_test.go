@@ -22,7 +22,7 @@ import (
 // gateCase is one action the table test runs at every tier through every
 // path: as a step (canopy do and the library, parsed from step), as an MCP
 // tool call and as a one-step MCP batch (tool, args; "" when the kind has
-// no tool of its own). need is the tier SPEC §6 says it needs, written
+// no tool of its own). need is the tier docs/tiers.md says it needs, written
 // out here rather than asked of the code under test.
 type gateCase struct {
 	step string

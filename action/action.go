@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// Kind names an action (SPEC §4). The names are the MCP tool names.
+// Kind names an action (docs/actions.md). The names are the MCP tool names.
 type Kind string
 
 // The actions.
@@ -52,7 +52,7 @@ const (
 	Activate Kind = "activate"
 )
 
-// Tier is a permission tier (SPEC §6). Higher tiers include lower ones.
+// Tier is a permission tier (docs/tiers.md). Higher tiers include lower ones.
 type Tier int
 
 // The tiers, lowest first.
@@ -88,7 +88,7 @@ func ParseTier(s string) (Tier, error) {
 // what is missing.
 type Action struct {
 	Kind Kind `json:"kind"`
-	// Target is a selector (SPEC §3) or a ref naming the node to act on.
+	// Target is a selector (docs/selectors.md) or a ref naming the node to act on.
 	Target string `json:"target,omitempty"`
 	// At is a point, "x,y", standing for the target of click, hover and
 	// find: the node there is the target, and click and hover act at the
@@ -102,7 +102,7 @@ type Action struct {
 	Text string `json:"text,omitempty"`
 	// Credential names a secret to type instead of Text. The executor
 	// resolves it at the last moment and keeps its value out of every
-	// reply (SPEC §6).
+	// reply (docs/tiers.md).
 	Credential string `json:"credential,omitempty"`
 	// Keys is a key or chord for press: "Enter", "ctrl+s", "Shift+Tab".
 	Keys string `json:"keys,omitempty"`
@@ -198,7 +198,7 @@ func ClampTimeout(d time.Duration) time.Duration {
 	return min(max(d, 0), MaxTimeout)
 }
 
-// Tier returns the permission tier the action needs (SPEC §6): its kind's,
+// Tier returns the permission tier the action needs (docs/tiers.md): its kind's,
 // refined by what it loads (a URL's scheme) or holds (a batch's steps).
 func (a Action) Tier() Tier {
 	s, ok := SpecOf(a.Kind)

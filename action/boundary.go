@@ -12,7 +12,7 @@ import (
 
 // printSpec declares print: the page as a PDF file. A bare file name (or a
 // relative path) lands in the downloads folder at the act tier; a path
-// anywhere else writes a local file, which is sensitive (SPEC §6).
+// anywhere else writes a local file, which is sensitive (docs/tiers.md).
 func printSpec() Spec {
 	return Spec{
 		Kind: Print, Doc: "Save the page as PDF.",
@@ -77,7 +77,7 @@ func CheckPermissions(names []string) error {
 // permissionsSpec declares permissions: grant or deny a site what it asks
 // the browser for, ahead of time or while its prompt is up, or reset them.
 // Granting the clipboard lets a page read it, which is sensitive, as
-// reading it is (SPEC §6).
+// reading it is (docs/tiers.md).
 func permissionsSpec() Spec {
 	return Spec{
 		Kind: Permissions, Doc: "Grant, deny or reset a site's permissions.",
@@ -141,7 +141,7 @@ func parsePermissions(p *stepParser) error {
 // clipboardSpec declares clipboard: with text, put it on the clipboard
 // (what Ctrl+V pastes next, in a page or a desktop app); without, read
 // what is there. Reading is sensitive: the clipboard may hold what the
-// user copied from anywhere (SPEC §6).
+// user copied from anywhere (docs/tiers.md).
 func clipboardSpec() Spec {
 	return Spec{
 		Kind: Clipboard, Doc: "Put text on the clipboard, or read it.",

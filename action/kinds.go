@@ -19,7 +19,7 @@ var (
 	answers          = []string{"accept", "dismiss"}
 )
 
-// specs is the table of action kinds (SPEC §4), in help order. It is set
+// specs is the table of action kinds (docs/actions.md), in help order. It is set
 // once, by init: a batch's entry asks its steps' entries for their tiers,
 // which a package-level initializer could not refer to.
 var specs []Spec

@@ -27,7 +27,7 @@ type Spec struct {
 	Target Need
 	// Points says a point (At) may stand for the target: the node there.
 	Points bool
-	// Tier is the permission tier the kind needs (SPEC §6); some kinds
+	// Tier is the permission tier the kind needs (docs/tiers.md); some kinds
 	// refine it from their arguments (a navigate's URL scheme).
 	Tier Tier
 	// Reads says the kind reads and changes nothing: its reply is a

@@ -66,7 +66,7 @@ func External(u string) bool {
 	return s != "" && !browserSchemes[s]
 }
 
-// URLTier is the tier loading u needs (SPEC §6): web pages (http, https)
+// URLTier is the tier loading u needs (docs/tiers.md): web pages (http, https)
 // and about:blank at act; an external scheme (mailto:, tel:, an app's own)
 // at act too, since handing a URL to the application the desktop installed
 // for it is what a click on such a link does, and the browser's own rules

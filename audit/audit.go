@@ -1,4 +1,4 @@
-// Package audit writes canopy's audit log (SPEC §6): one JSON line per
+// Package audit writes canopy's audit log (docs/tiers.md): one JSON line per
 // action that reached the policy — allowed or refused — with when, from
 // which surface and client, what was asked, what it resolved to, where
 // (the page's URL or the program), the decision, the outcome and how long

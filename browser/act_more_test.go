@@ -435,7 +435,7 @@ func TestActBatch(t *testing.T) {
 	}
 }
 
-// TestActBadInput: the errors of SPEC §3 and §4, each naming the node and
+// TestActBadInput: the errors of docs/selectors.md and docs/actions.md, each naming the node and
 // the reason, and none breaking the session.
 func TestActBadInput(t *testing.T) {
 	e := newAct(t, "/overlay.html")

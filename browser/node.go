@@ -55,7 +55,7 @@ func (b *Browser) handleOf(ctx context.Context, n *tree.Node) (*handle, error) {
 }
 
 // toElement points a handle on a run of text at the element that holds
-// it: a text line is acted on through its element (SPEC §3), which takes
+// it: a text line is acted on through its element (docs/selectors.md), which takes
 // the clicks, focus and scrolling a text node cannot.
 func (h *handle) toElement(ctx context.Context) error {
 	obj, err := h.object(ctx)

@@ -19,7 +19,7 @@ import (
 	"github.com/canopy-dev/canopy/tree"
 )
 
-// The page's metadata for the page map (SPEC §1): what schema.org JSON-LD
+// The page's metadata for the page map (docs/tree.md): what schema.org JSON-LD
 // and OpenGraph say the page is. It is read once per document, in an
 // isolated world of canopy's own (the page's scripts can neither see the
 // read nor change how it parses), and interpreted here, in Go.

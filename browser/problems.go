@@ -12,7 +12,7 @@ import (
 	"github.com/canopy-dev/canopy/session"
 )
 
-// Failed requests and console errors an action caused (SPEC §2): the
+// Failed requests and console errors an action caused (docs/diffs.md): the
 // watch of an action notes, from just before acting until it settled,
 // the requests that started in that window and then failed (an HTTP
 // status of 400 or more, or a network error), uncaught exceptions and
@@ -142,7 +142,7 @@ func (w *watch) thrown(e *runtime.EventExceptionThrown) {
 
 // console notes a console error line. The text is the page's: it is
 // quoted on one line, as tree lines quote page strings, so it cannot pass
-// for a line of canopy's (SPEC §6).
+// for a line of canopy's (docs/tiers.md).
 func (w *watch) console(text string) {
 	if w == nil {
 		return

@@ -29,7 +29,7 @@ func newDoCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Short: "Load a page, run steps on it and print what each step changed",
 		Long: `Load a page in a fresh browser, run steps on it, and print each step's diff:
-what the step changed, keyed by ref (SPEC §2). A step that changes nothing
+what the step changed, keyed by ref (docs/diffs.md). A step that changes nothing
 prints "no change". Steps are separated by ';' or newlines:
 
   ACTION [SELECTOR] ["ARG"…] [FLAG…]

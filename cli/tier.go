@@ -14,7 +14,7 @@ import (
 // allowHelp is the --allow flag's help.
 const allowHelp = "permission tier: observe, act or sensitive (default: act on a browser canopy launched, observe with --cdp)"
 
-// policyFlags are the session's rules (SPEC §6) as flags: --allow,
+// policyFlags are the session's rules (docs/tiers.md) as flags: --allow,
 // --files, --apps, --domains, --secrets, --confirm, --audit.
 type policyFlags struct {
 	allow   string
@@ -45,7 +45,7 @@ func (f *policyFlags) registerPolicy(cmd *cobra.Command) {
 	fl.StringVar(&f.stuck, "stuck", "3,4,5", "stuck detection: the same action changing nothing (or two undoing each other) gets a hint at the 1st count, a warning at the 2nd, and is refused at the 3rd; HINT,WARN,REFUSE, one count (the refusal), or off")
 }
 
-// config is the session the flags ask for (SPEC §6): the tier (--allow;
+// config is the session the flags ask for (docs/tiers.md): the tier (--allow;
 // unset, canopy.Open picks act on a browser canopy launches and observe
 // on one it attaches to), the rules and the audit file. Rules that
 // cannot be applied (a secrets file others can read) stop canopy.Open

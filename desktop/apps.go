@@ -99,7 +99,7 @@ func (d *Desktop) openApp(ctx context.Context, a action.Action) (session.Output,
 			exited = nil
 			if l.err != nil {
 				// Its name and exit status only: what a program prints may
-				// be anything it can read (SPEC §6).
+				// be anything it can read (docs/tiers.md).
 				return session.Output{}, fmt.Errorf("%s exited before showing a window: %v", a.Command, l.err)
 			}
 			// A single-instance app hands its work to the running instance

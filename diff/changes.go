@@ -103,7 +103,7 @@ func (s *side) topmost(k, parent int32) bool {
 }
 
 // underOutcomes takes the dialogs that opened out of the added blocks: each
-// is printed once, under its outcome line (SPEC §2). An added application
+// is printed once, under its outcome line (docs/diffs.md). An added application
 // left holding nothing else goes too: the outcome line names it.
 func underOutcomes(cs []Change, blocks []block) ([]Change, []block) {
 	if len(blocks) == 0 {

@@ -1,5 +1,5 @@
 // Package diff computes what changed between two snapshots of the same page
-// or desktop and prints it in the compact form of SPEC §2, so that every
+// or desktop and prints it in the compact form of docs/diffs.md, so that every
 // action can be answered with a few lines instead of the whole tree again:
 //
 //	opened dialog "Confirm delete" e40
@@ -127,7 +127,7 @@ type block struct {
 }
 
 // DropFocusOn removes the focus outcome when focus moved to a node the
-// action targeted (SPEC §2): clicking a field focuses it, which is no news.
+// action targeted (docs/diffs.md): clicking a field focuses it, which is no news.
 // targets are the nodes the action's steps acted on, as read before them.
 // Focus counts as moved to a target when the focused node is the target
 // (the same ref) or — when the target itself is gone, replaced by a

@@ -328,7 +328,7 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestLines pins the exact lines of SPEC §2 and the token limits.
+// TestLines pins the exact lines of docs/diffs.md and the token limits.
 func TestLines(t *testing.T) {
 	tests := []struct {
 		name      string

@@ -22,7 +22,7 @@ type Options struct {
 	Budget int
 }
 
-// Format prints the diff as text (SPEC §2): outcome lines (an opened
+// Format prints the diff as text (docs/diffs.md): outcome lines (an opened
 // dialog's content indented under its line, printed there only), then one
 // line per change (an added node also prints its subtree, indented, under
 // the first line), each ending in a newline:
@@ -76,7 +76,7 @@ func (d Diff) Format(opt Options) string {
 }
 
 // writeOutcomes prints the outcome lines, each opened dialog's content
-// indented under its line (SPEC §2), and returns what is left of avail
+// indented under its line (docs/diffs.md), and returns what is left of avail
 // tokens. The dialogs share half of avail; the changes keep the rest.
 func (d Diff) writeOutcomes(b *strings.Builder, avail int) int {
 	share := max(avail/2/len(d.blocks), 1)

@@ -1,5 +1,5 @@
 // Package extract turns a page, or one scope of it, into the content format
-// an agent asked for with the extract action (SPEC §4): markdown, plain text,
+// an agent asked for with the extract action (docs/actions.md): markdown, plain text,
 // tables, links, or form values.
 //
 // Every format but form works on HTML — the document's or a scope element's

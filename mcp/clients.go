@@ -10,7 +10,7 @@ import (
 	"github.com/canopy-dev/canopy"
 )
 
-// clients gives every MCP session its own world (SPEC §5): its own
+// clients gives every MCP session its own world (docs/tools.md): its own
 // backend, so its own browser — tabs, cookies, storage, downloads — its
 // own refs and its own session under the server's rules and tier. A
 // backend is made at the session's first tool call (tools/list starts

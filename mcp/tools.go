@@ -16,7 +16,7 @@ type toolDef struct {
 	schema func() (*jsonschema.Schema, error)
 }
 
-// tools is canopy's MCP tool surface (SPEC §5), in the table's order; with
+// tools is canopy's MCP tool surface (docs/tools.md), in the table's order; with
 // the desktop also open_app and activate. All are served; tools/list
 // offers those the tier allows (offered).
 func tools(desktop bool, tier action.Tier) []toolDef {

@@ -1,4 +1,4 @@
-// Package selector is canopy's one selector grammar and matcher (SPEC §3):
+// Package selector is canopy's one selector grammar and matcher (docs/selectors.md):
 // it parses selectors such as
 //
 //	role:button name:Save
@@ -43,7 +43,7 @@
 //	value:   like name:, on the value; never matches a protected value.
 //	id:      like name: (so case-insensitive), on the DOM id or AT-SPI
 //	         accessible id.
-//	state:   a state of SPEC §1 (state:checked); also state:enabled and
+//	state:   a state of docs/tree.md (state:checked); also state:enabled and
 //	         state:unchecked, the absence of disabled and checked.
 //	window:  inside a window, dialog or alertdialog with that name.
 //	app:     inside an application with that name.

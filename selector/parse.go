@@ -15,7 +15,7 @@ import (
 // selector cannot exhaust the stack.
 const maxDepth = 64
 
-// Parse parses a selector (SPEC §3). Everything that can be checked without a
+// Parse parses a selector (docs/selectors.md). Everything that can be checked without a
 // tree is checked here — keys, roles, states, regexes, nth: — so that a typo
 // fails at once with a column instead of silently matching nothing. Errors
 // are *SyntaxError.

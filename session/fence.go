@@ -9,7 +9,7 @@ import (
 // The markers around text a reply takes from a page's content as it is
 // (extract, evaluate) or from the clipboard (which any page or app may
 // have filled): what lies between them is data and never instructions
-// (SPEC §6), so a client can tell it from canopy's own lines. Tree and
+// (docs/tiers.md), so a client can tell it from canopy's own lines. Tree and
 // diff lines need none: a page's strings are quoted there, on one line
 // each. The markers cost a few tokens a reply.
 const (

@@ -40,7 +40,7 @@ type Options struct {
 	DiffBudget int
 	// Logger receives debug messages; nil discards them.
 	Logger *slog.Logger
-	// Audit receives one line per action (SPEC §6); nil writes none.
+	// Audit receives one line per action (docs/tiers.md); nil writes none.
 	Audit *audit.Log
 	// Surface and Client say where actions come from, for the audit log:
 	// "mcp", "cli", "library"…, and which MCP session.
@@ -51,7 +51,7 @@ type Options struct {
 	// ConfirmTimeout caps the wait for the user's yes to an action
 	// --confirm names (default DefaultConfirmTimeout).
 	ConfirmTimeout time.Duration
-	// Stuck sets the stages of stuck detection (SPEC §2, stuck.go).
+	// Stuck sets the stages of stuck detection (docs/diffs.md, stuck.go).
 	Stuck StuckOptions
 }
 

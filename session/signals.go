@@ -9,7 +9,7 @@ import (
 )
 
 // Problem is a failed request or a console error that happened while an
-// action ran (SPEC §2), worded as the reply prints it:
+// action ran (docs/diffs.md), worded as the reply prints it:
 //
 //	request POST /api/save → 500
 //	console error: "TypeError: x is undefined"

@@ -10,7 +10,7 @@ import (
 	"github.com/canopy-dev/canopy/tree"
 )
 
-// Stuck detection (SPEC §2): an agent that repeats an action which changes
+// Stuck detection (docs/diffs.md): an agent that repeats an action which changes
 // nothing, or bounces the page between two states, is told so — a hint
 // line, then a warning line, then the action is refused without running
 // until the agent does something else or the page changes by itself.

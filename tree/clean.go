@@ -6,7 +6,7 @@ import (
 	"unicode"
 )
 
-// Clean removes noise from a raw tree in place and returns it (SPEC §1):
+// Clean removes noise from a raw tree in place and returns it (docs/tree.md):
 //
 //   - unnamed generic wrappers are flattened, their children move up;
 //   - adjacent runs of text merge into one text node, and a paragraph that

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// DefaultBudget is the token budget of a default snapshot (SPEC §1, ≈4k).
+// DefaultBudget is the token budget of a default snapshot (docs/tree.md, ≈4k).
 const DefaultBudget = 4000
 
 // minElide is the shortest run of similar siblings that may be elided; a
@@ -28,7 +28,7 @@ type Options struct {
 	Full bool
 }
 
-// Format prints a snapshot as compact text (SPEC §1): the header line, then
+// Format prints a snapshot as compact text (docs/tree.md): the header line, then
 // one line per node with two-space indentation. Unless opt.Full, the text fits
 // opt.Budget tokens (by [EstimateTokens]): long runs of similar siblings keep
 // their first items and end in a line that says how many were left out and

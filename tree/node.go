@@ -6,7 +6,7 @@
 // Sources (the browser over CDP, later the desktop over AT-SPI) build a raw
 // tree of [Node] values with canonical roles and a source [Node.Key]; then
 // [Clean] removes noise, [Refs.Assign] gives stable refs, and [Format] prints
-// the compact text of SPEC §1 within a token budget.
+// the compact text of docs/tree.md within a token budget.
 package tree
 
 import (

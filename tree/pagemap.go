@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// The page map (SPEC §1): lines right after a page snapshot's header that
+// The page map (docs/tree.md): lines right after a page snapshot's header that
 // say what the page is (its schema.org or OpenGraph metadata, [PageMeta])
 // and what the regions the budget cut hold (`table "Users" e1: 5 columns,
 // 1,000 rows`), so an agent knows what it did not see and which ref to

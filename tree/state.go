@@ -7,7 +7,7 @@ import (
 )
 
 // State is a set of true states. Only true states are ever printed, always in
-// the order of the constants below (SPEC §1), so two snapshots of the same
+// the order of the constants below (docs/tree.md), so two snapshots of the same
 // node print the same line.
 type State uint32
 

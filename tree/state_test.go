@@ -9,7 +9,7 @@ import (
 	"github.com/canopy-dev/canopy/tree"
 )
 
-// specOrder is the print order of states fixed by SPEC §1.
+// specOrder is the print order of states fixed by docs/tree.md.
 var specOrder = []string{"focused", "disabled", "checked", "mixed", "selected", "expanded",
 	"collapsed", "pressed", "required", "readonly", "invalid", "busy", "modal", "protected",
 	"multiline", "clickable"}
