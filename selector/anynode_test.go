@@ -42,14 +42,7 @@ func TestResolveAnyNode(t *testing.T) {
 		{`text:Velit`, "subj2"},             // likewise
 		{`role:listitem text:Velit`, "li2"}, // a role picks the item itself
 	} {
-		got, _, err := Resolve(snaps, MustParse(tt.sel))
-		if err != nil {
-			t.Errorf("Resolve(%s): %v", tt.sel, err)
-			continue
-		}
-		if got.Key != tt.key {
-			t.Errorf("Resolve(%s) = %s (key %q), want key %q", tt.sel, tree.Line(got), got.Key, tt.key)
-		}
+		resolvesTo(t, snaps, tt.sel, tt.key)
 	}
 	// A node without an identity cannot be acted on.
 	if _, _, err := Resolve(snaps, MustParse(`text:"merged, no identity"`)); err == nil {
@@ -72,14 +65,7 @@ func TestBorrowedNameIsNotText(t *testing.T) {
 		{`role:checkbox name:"Buy milk"`, "cb"},
 		{`role:listitem text:"Buy milk"`, "li"},
 	} {
-		got, _, err := Resolve(snaps, MustParse(tt.sel))
-		if err != nil {
-			t.Errorf("Resolve(%s): %v", tt.sel, err)
-			continue
-		}
-		if got.Key != tt.key {
-			t.Errorf("Resolve(%s) = %s (key %q), want key %q", tt.sel, tree.Line(got), got.Key, tt.key)
-		}
+		resolvesTo(t, snaps, tt.sel, tt.key)
 	}
 }
 
@@ -107,5 +93,18 @@ func TestAmbiguousContext(t *testing.T) {
 	}
 	if hits := FindHits(snaps, MustParse(`text:Marcus`)); len(hits) != 1 || hits[0].Context != "" {
 		t.Errorf("a unique hit got a context: %+v", hits)
+	}
+}
+
+// resolvesTo checks that sel resolves, strictly, to the node with key.
+func resolvesTo(t *testing.T, snaps []*tree.Snapshot, sel, key string) {
+	t.Helper()
+	got, _, err := Resolve(snaps, MustParse(sel))
+	if err != nil {
+		t.Errorf("Resolve(%s): %v", sel, err)
+		return
+	}
+	if got.Key != key {
+		t.Errorf("Resolve(%s) = %s (key %q), want key %q", sel, tree.Line(got), got.Key, key)
 	}
 }

@@ -53,10 +53,10 @@ func TestHold(t *testing.T) {
 	}
 }
 
-func TestCap(t *testing.T) {
-	ev := make(chan Event)
+// endless sends mutations on ev without pause, as an animation that never
+// stops does, until the returned channel is closed.
+func endless(ev chan<- Event) chan struct{} {
 	stop := make(chan struct{})
-	defer close(stop)
 	go func() {
 		for {
 			select {
@@ -66,6 +66,13 @@ func TestCap(t *testing.T) {
 			}
 		}
 	}()
+	return stop
+}
+
+func TestCap(t *testing.T) {
+	ev := make(chan Event)
+	stop := endless(ev)
+	defer close(stop)
 	// Events without pause: an animation that never stops.
 	res := Wait(context.Background(), ev, Options{Quiet: 50 * time.Millisecond, Cap: 100 * time.Millisecond})
 	if res.Quiet || res.Waited < 100*time.Millisecond {
@@ -221,17 +228,8 @@ func TestSlowEndsOnQuiet(t *testing.T) {
 // fast it answers.
 func TestFlushCap(t *testing.T) {
 	ev := make(chan Event, 4)
-	stop := make(chan struct{})
+	stop := endless(ev)
 	defer close(stop)
-	go func() {
-		for {
-			select {
-			case ev <- Event{Kind: Mutation}:
-			case <-stop:
-				return
-			}
-		}
-	}()
 	flush := func() {
 		go func() {
 			select {
