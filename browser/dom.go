@@ -15,7 +15,7 @@ import (
 type domFacts struct {
 	nodes map[cdp.BackendNodeID]*domNode
 	// docs maps a frame id to its document's scroll offset.
-	docs map[cdp.FrameID]scroll
+	docs map[cdp.FrameID]offset
 	// shadow says a document holds shadow roots, whose mutations the
 	// observer does not hear: its tree is not kept (kept.go).
 	shadow bool
@@ -24,7 +24,9 @@ type domFacts struct {
 	elsewhere bool
 }
 
-type scroll struct{ x, y float64 }
+// offset is a distance in CSS pixels: a document's scroll position, a frame
+// owner's borders.
+type offset struct{ x, y float64 }
 
 type domNode struct {
 	bounds    *tree.Rect // in the node's own document's coordinates
@@ -59,7 +61,7 @@ const credentialAttr = "data-canopy-credential"
 
 // indexDOM turns a captureSnapshot result into per-node facts.
 func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {
-	f := &domFacts{nodes: map[cdp.BackendNodeID]*domNode{}, docs: map[cdp.FrameID]scroll{}}
+	f := &domFacts{nodes: map[cdp.BackendNodeID]*domNode{}, docs: map[cdp.FrameID]offset{}}
 	str := func(i int64) string {
 		if i < 0 || int(i) >= len(res.Strings) {
 			return ""
@@ -67,7 +69,7 @@ func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {
 		return res.Strings[i]
 	}
 	for _, d := range res.Documents {
-		f.docs[cdp.FrameID(str(int64(d.FrameID)))] = scroll{d.ScrollOffsetX, d.ScrollOffsetY}
+		f.docs[cdp.FrameID(str(int64(d.FrameID)))] = offset{d.ScrollOffsetX, d.ScrollOffsetY}
 		nodes := d.Nodes
 		if nodes == nil {
 			continue

@@ -180,7 +180,7 @@ type fetched struct {
 	owners map[cdp.FrameID]cdp.BackendNodeID
 	// borders is the offset of each child frame's content from its
 	// owner's border box: the owner's border widths (frameBorder).
-	borders map[cdp.FrameID]scroll
+	borders map[cdp.FrameID]offset
 	dom     map[target.ID]*domFacts
 	unread  map[cdp.FrameID]map[accessibility.NodeID]int // partial reads
 	notes   []string
@@ -193,7 +193,7 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		docs:    map[cdp.FrameID][]*accessibility.Node{},
 		errs:    map[cdp.FrameID]error{},
 		owners:  map[cdp.FrameID]cdp.BackendNodeID{},
-		borders: map[cdp.FrameID]scroll{},
+		borders: map[cdp.FrameID]offset{},
 		dom:     map[target.ID]*domFacts{},
 		unread:  map[cdp.FrameID]map[accessibility.NodeID]int{},
 	}
@@ -287,12 +287,12 @@ func (f *fetched) record(id cdp.FrameID, nodes []*accessibility.Node, unread map
 // frameBorder returns the widths of a frame owner's left and top borders,
 // where its document's content starts inside its box (the client rect's
 // origin): the padding box's corner less the border box's.
-func frameBorder(ctx context.Context, s cdp.Session, owner cdp.BackendNodeID) scroll {
+func frameBorder(ctx context.Context, s cdp.Session, owner cdp.BackendNodeID) offset {
 	res, err := cdp.Call(ctx, s, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: owner})
 	if err != nil || res.Model == nil || len(res.Model.Border) < 2 || len(res.Model.Padding) < 2 {
-		return scroll{}
+		return offset{}
 	}
-	return scroll{res.Model.Padding[0] - res.Model.Border[0], res.Model.Padding[1] - res.Model.Border[1]}
+	return offset{res.Model.Padding[0] - res.Model.Border[0], res.Model.Padding[1] - res.Model.Border[1]}
 }
 
 // assemble converts the main frame's tree and grafts each child frame's tree
