@@ -89,7 +89,8 @@ type Options struct {
 	// little later than its first effect (Swagger UI renders an expanded
 	// operation's body after a 35 ms debounce) comes in. A flushed wait
 	// without effects (a no-op) does not wait for it. NoTail (negative)
-	// waits for no tail.
+	// waits for no tail, except after a window opened (an Opened event),
+	// which gets the default.
 	Tail time.Duration
 }
 
@@ -241,7 +242,13 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 				return res
 			}
 		case <-graceTimer.C:
-			if wait := opt.Tail - time.Since(lastEffect); effect && wait > 0 {
+			tail := opt.Tail
+			if opened {
+				// A window that just opened sets its focus and first
+				// layout on its own schedule, after its round trip.
+				tail = max(tail, DefaultTail)
+			}
+			if wait := tail - time.Since(lastEffect); effect && wait > 0 {
 				graceTimer.Reset(wait) // a later effect stops it (covered = false)
 				continue
 			}

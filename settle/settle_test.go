@@ -266,18 +266,20 @@ func TestFlushIncidental(t *testing.T) {
 }
 
 // TestTail: after an effect the wait lasts the tail past it, flushed or
-// not; NoTail ends it a grace after the flush.
+// not; NoTail ends it a grace after the flush, unless a window opened.
 func TestTail(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		tail time.Duration
-		min  time.Duration
-		max  time.Duration
+		name   string
+		tail   time.Duration
+		events []Event
+		min    time.Duration
+		max    time.Duration
 	}{
-		{"a tail", 150 * time.Millisecond, 150 * time.Millisecond, 5 * time.Second},
-		{"no tail", NoTail, 0, 120 * time.Millisecond},
+		{"a tail", 150 * time.Millisecond, []Event{{Kind: Mutation}}, 150 * time.Millisecond, 5 * time.Second},
+		{"no tail", NoTail, []Event{{Kind: Mutation}}, 0, DefaultTail - 5*time.Millisecond},
+		{"no tail, a window opened", NoTail, []Event{{Kind: Opened}, {Kind: Mutation}}, DefaultTail, 5 * time.Second},
 	} {
-		f := &flusher{ev: make(chan Event, 16), before: map[int][]Event{0: {{Kind: Mutation}}}}
+		f := &flusher{ev: make(chan Event, 16), before: map[int][]Event{0: tc.events}}
 		start := time.Now()
 		res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: 10 * time.Second, Grace: time.Millisecond, Tail: tc.tail})
 		if took := time.Since(start); !res.Flushed || took < tc.min || took > tc.max {
