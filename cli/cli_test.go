@@ -132,11 +132,3 @@ func TestAttachCDP(t *testing.T) {
 		t.Errorf("second attach: exit %d:\n%s", code, out)
 	}
 }
-
-func TestDemo(t *testing.T) {
-	code, out, errs := run(t, "demo")
-	if code != 0 || !strings.Contains(out, `textbox "Email"`) || !strings.Contains(out, "MARKER-OOPIF-NESTED") ||
-		strings.Count(out, "o200k tokens") != 2 {
-		t.Fatalf("demo: exit %d, stderr %q:\n%s", code, errs, out)
-	}
-}
