@@ -89,8 +89,9 @@ type scene struct {
 
 // browserScenes are the scenes of `canopy demo`: a page as an agent
 // reads it, then actions answered with what they changed. A scene that
-// shows another surface over the same session (the shell) is one more
-// entry here.
+// shows another surface over the same session is one more entry here: the
+// shell's, for one, runs its interpreter over d.sess.Session on the page
+// the earlier scenes left, printing to d.out.
 func browserScenes() []scene {
 	return []scene{
 		{"The page as an agent reads it: one line per node, refs (e2) to act on.", loginSnapshot},

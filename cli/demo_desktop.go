@@ -110,9 +110,11 @@ func editor(ctx context.Context, d *demoRun, path string) error {
 	)
 }
 
-// runDesktopDemo brings up a virtual desktop, checks it has what the
-// demo needs (as canopy doctor does), and plays the desktop scenes on it.
-// The desktop, and every app started on it, go down when the demo ends.
+// runDesktopDemo brings up a virtual desktop, points this process's
+// environment at it (the browser and the apps started inherit it), checks
+// it has what the demo needs (as canopy doctor does), and plays the
+// desktop scenes on it. The desktop, and every app started on it, go down
+// when the demo ends, and the environment comes back.
 func runDesktopDemo(ctx context.Context, f demoFlags, stdout, stderr io.Writer) error {
 	if err := desktopDemoNeeds(f.chromium); err != nil {
 		return err
@@ -141,9 +143,14 @@ func runDesktopDemo(ctx context.Context, f demoFlags, stdout, stderr io.Writer) 
 	fmt.Fprintf(stderr, "canopy: started a virtual desktop on %s (stopped when the demo ends)\n", desk.Display())
 	if rep := doctor.Run(ctx, doctor.Options{Chromium: f.chromium}); !rep.OK() {
 		for _, c := range rep.Problems() {
-			if !c.Skipped {
-				fmt.Fprintf(stderr, "canopy: %s: %s — fix: %s\n", c.Name, c.Detail, c.Fix)
+			if c.Skipped {
+				continue
 			}
+			line := fmt.Sprintf("canopy: %s: %s", c.Name, c.Detail)
+			if c.Fix != "" {
+				line += " — fix: " + c.Fix
+			}
+			fmt.Fprintln(stderr, line)
 		}
 		return fmt.Errorf("the virtual desktop lacks what the demo needs (canopy doctor checks it): %w", rep.Err())
 	}

@@ -23,6 +23,21 @@ type demoStep struct {
 	src, reply, figures string
 }
 
+// demoScenes splits the demo's output into its scenes, each the text
+// under its caption line ("# …").
+func demoScenes(out string) []string {
+	var scenes []string
+	for l := range strings.Lines(out) {
+		switch {
+		case strings.HasPrefix(l, "# "):
+			scenes = append(scenes, "")
+		case len(scenes) > 0:
+			scenes[len(scenes)-1] += l
+		}
+	}
+	return scenes
+}
+
 // demoSteps reads the steps out of the demo's output: a "$ " line, the
 // reply, and the figures line that ends it. A step without a figures line
 // fails the test.
@@ -77,15 +92,19 @@ func TestDemo(t *testing.T) {
 	if errs != "" {
 		t.Errorf("stderr should be empty, got %q", errs)
 	}
-	snap, rest, ok := strings.Cut(out, "\n── ")
-	if !ok || !strings.Contains(snap, `tab 1 "Acme login"`) || !strings.Contains(snap, `textbox "Email" e2`) {
-		t.Fatalf("the demo does not start with the login page's snapshot:\n%s", out)
+	scenes := demoScenes(out)
+	if len(scenes) < 2 {
+		t.Fatalf("%d scenes, want the snapshot and the actions at least:\n%s", len(scenes), out)
 	}
-	if line, _, _ := strings.Cut(rest, "\n"); !snapshotFigures.MatchString("── " + line) {
-		t.Errorf("snapshot figures line %q", "── "+line)
+	snap, figures, ok := strings.Cut(scenes[0], "\n── ")
+	if !ok || !strings.HasPrefix(strings.TrimSpace(snap), `tab 1 "Acme login"`) || !strings.Contains(snap, `textbox "Email" e2`) {
+		t.Fatalf("the first scene is not the login page's snapshot:\n%s", out)
+	}
+	if line := "── " + strings.TrimSpace(figures); !snapshotFigures.MatchString(line) {
+		t.Errorf("snapshot figures line %q", line)
 	}
 
-	steps := demoSteps(t, rest)
+	steps := demoSteps(t, scenes[1])
 	checkSteps(t, steps)
 	// What each step changed, in order: the step's action and target, and
 	// a line of its diff.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what canopy and its tests need on Debian/Ubuntu: Chromium (the
 # browser canopy drives); with CANOPY_WITH_DESKTOP=1 the desktop's parts
-# (Xvfb, D-Bus, AT-SPI); for the tests all of that, GTK apps, gnome-keyring, and python3-doc (a real page the
-# tests read), Node.js and the official TypeScript MCP SDK (the MCP client
+# (Xvfb, D-Bus, AT-SPI) and mousepad (the editor of the desktop demo); for
+# the tests all of that, GTK apps, gnome-keyring, and python3-doc (a real
+# page the tests read), Node.js and the official TypeScript MCP SDK (the MCP client
 # of the end-to-end tests) and three real third-party web apps (npm todomvc,
 # swagger-ui-dist, jsoneditor, served by internal/thirdparty), which go to
 # $CANOPY_NODE_DIR (default ~/.cache/canopy-node), outside the repository.
@@ -34,10 +35,11 @@ if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ] || [ "${CANOPY_WITH_DESKTOP:-0}" = 1 ];
   for pkg in libatk-bridge2.0-0 libgtk-4-1; do
     installed "$pkg" || need+=("$pkg")
   done
+  # The editor `canopy demo --desktop` opens the saved file in.
+  command -v mousepad >/dev/null 2>&1 || need+=(mousepad)
 fi
 if [ "${CANOPY_WITH_TEST_DEPS:-0}" = 1 ]; then
   command -v zenity >/dev/null 2>&1 || need+=(zenity)
-  command -v mousepad >/dev/null 2>&1 || need+=(mousepad)
   command -v gtk3-widget-factory >/dev/null 2>&1 || need+=(gtk-3-examples)
   command -v gtk4-widget-factory >/dev/null 2>&1 || need+=(gtk-4-examples)
   command -v xdpyinfo >/dev/null 2>&1 || need+=(x11-utils)
