@@ -107,6 +107,9 @@ func table() []Spec {
 				return nil
 			},
 			parse: func(p *stepParser) error {
+				if p.a.Keys != "" { // submit: the keys are Enter
+					return p.tooMany(0)
+				}
 				if len(p.args) > 0 {
 					p.a.Keys = p.arg(0)
 				} else if len(p.sel) > 0 {

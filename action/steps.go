@@ -3,6 +3,7 @@ package action
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -185,11 +186,47 @@ func unquote(rs []rune) (string, int, error) {
 	return "", 0, fmt.Errorf("unterminated quoted string")
 }
 
+// aliases are step names that stand for a kind with some arguments set:
+// `back` is `navigate back`, `open "url"` is `navigate "url"`, `submit
+// TARGET` presses Enter in a form's field.
 var aliases = map[string]Action{
 	"back":     {Kind: Navigate, Nav: "back"},
 	"forward":  {Kind: Navigate, Nav: "forward"},
 	"reload":   {Kind: Navigate, Nav: "reload"},
+	"open":     {Kind: Navigate},
+	"submit":   {Kind: Press, Keys: "Enter"},
 	"dblclick": {Kind: DoubleClick},
+}
+
+// Named returns the action a step name stands for — a kind's name, or an
+// alias such as back, open or submit, with the arguments the alias sets —
+// and false for a name that is neither. The shell takes its commands from
+// it, so every step is a shell command.
+func Named(name string) (Action, bool) {
+	a, ok := aliases[strings.ToLower(name)]
+	if !ok {
+		a = Action{Kind: Kind(strings.ToLower(name))}
+	}
+	if _, ok := SpecOf(a.Kind); !ok || a.Kind == Batch {
+		return Action{}, false
+	}
+	return a, true
+}
+
+// StepNames lists every name a step may start with: the kinds (but batch,
+// which is a list of steps) and the aliases, sorted.
+func StepNames() []string {
+	var out []string
+	for _, k := range Kinds() {
+		if k != Batch {
+			out = append(out, string(k))
+		}
+	}
+	for name := range aliases {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func parseStep(st stepText) (Action, error) {
@@ -201,14 +238,11 @@ func parseStep(st stepText) (Action, error) {
 	if head.quoted {
 		return Action{}, errAt(head.col, "a step starts with an action such as click or type")
 	}
-	a, ok := aliases[strings.ToLower(head.text)]
+	a, ok := Named(head.text)
 	if !ok {
-		a = Action{Kind: Kind(strings.ToLower(head.text))}
-	}
-	spec, ok := SpecOf(a.Kind)
-	if !ok || a.Kind == Batch {
 		return Action{}, errAt(head.col, "unknown action %q (actions: %s)", head.text, stepKinds())
 	}
+	spec, _ := SpecOf(a.Kind)
 	sel, args, flags := split(toks[1:])
 	p := stepParser{a: a, step: st.text, sel: sel, args: args, flags: flags, head: head}
 	if err := p.parse(spec); err != nil {

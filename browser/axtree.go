@@ -87,9 +87,10 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 		return kids
 	}
 	t := &tree.Node{
-		Role: role,
-		Name: valueString(n.Name),
-		Key:  d.key(n.BackendDOMNodeID),
+		Role:        role,
+		Name:        valueString(n.Name),
+		Description: valueString(n.Description),
+		Key:         d.key(n.BackendDOMNodeID),
 	}
 	if role != tree.RoleText {
 		t.Value = valueString(n.Value)
@@ -195,6 +196,10 @@ func (d *axDoc) applyProperties(t *tree.Node, props []*accessibility.Property) {
 			set(t, tree.Modal, on)
 		case accessibility.PropertyNameMultiline:
 			set(t, tree.Multiline, on)
+		case accessibility.PropertyNameURL:
+			if t.Role == "link" {
+				t.URL = v
+			}
 		case accessibility.PropertyNameLevel:
 			if t.Role == "heading" {
 				t.Level, _ = strconv.Atoi(v)

@@ -458,10 +458,11 @@ func node(it *atspi.Item) *tree.Node {
 		name = ""
 	}
 	n := &tree.Node{
-		Role:   roleOf(it),
-		Name:   name,
-		States: statesOf(it),
-		Key:    it.Ref.String(),
+		Role:        roleOf(it),
+		Name:        name,
+		Description: strings.TrimSpace(it.Description),
+		States:      statesOf(it),
+		Key:         it.Ref.String(),
 	}
 	if it.HasExtents && it.Extents.X != math.MinInt32 && it.Extents.W > 0 && it.Extents.H > 0 {
 		n.Bounds = &tree.Rect{X: float64(it.Extents.X), Y: float64(it.Extents.Y), W: float64(it.Extents.W), H: float64(it.Extents.H)}

@@ -156,3 +156,24 @@ func hasUnread(root *tree.Node) bool {
 	})
 	return found
 }
+
+// Mint gives refs to nodes a surface shows without one — the shell names
+// look-alike siblings by ref (`button:Edit@e14`) and scopes by ref — and
+// notes them as shown, so they are never handed out for other nodes. Nodes
+// without an identity of their own (merged text) keep no ref. The refs
+// table is safe for concurrent use, so Mint does not wait for a running
+// action.
+func (s *Session) Mint(ns ...*tree.Node) {
+	refs := s.refs()
+	if refs == nil {
+		return
+	}
+	var b strings.Builder
+	for _, n := range ns {
+		if r := refs.Mint(n); r != "" {
+			b.WriteString(r)
+			b.WriteByte(' ')
+		}
+	}
+	refs.Shown(b.String())
+}

@@ -26,6 +26,38 @@ type Options struct {
 	Budget int
 	// Full prints everything: no budget, no elision, no cut names.
 	Full bool
+	// Depth, when above 0, prints at most that many levels below the
+	// root: a node whose children lie deeper says how many nodes it holds.
+	Depth int
+	// More words the lines that say how to see what was left out; nil is
+	// the CLI's and MCP's wording (snapshot e412, snapshot --full).
+	More *More
+}
+
+// More is a surface's way to see what a printed tree left out: the shell
+// says `ls e412` where the CLI says `snapshot e412`.
+type More struct {
+	// Scope is the command that shows one node's children, given its ref.
+	Scope func(ref string) string
+	// Whole is the command that shows everything.
+	Whole string
+	// Rest is the hint of the closing line when the budget ran out.
+	Rest string
+}
+
+// snapshotMore is the CLI's and MCP's wording.
+var snapshotMore = More{
+	Scope: func(ref string) string { return "snapshot " + ref },
+	Whole: "snapshot --full",
+	Rest:  "snapshot --full, or --scope a ref above",
+}
+
+// more returns opt's wording, or the snapshot one.
+func (opt Options) more() *More {
+	if opt.More != nil {
+		return opt.More
+	}
+	return &snapshotMore
 }
 
 // Format prints a snapshot as compact text (docs/tree.md): the header line, then
@@ -36,10 +68,7 @@ type Options struct {
 //
 // Format is the only formatter: every surface prints trees through it.
 func Format(s *Snapshot, opt Options) string {
-	f := formatter{full: opt.Full, budget: opt.Budget}
-	if f.budget <= 0 {
-		f.budget = DefaultBudget
-	}
+	f := newFormatter(opt)
 	var b strings.Builder
 	b.WriteString(s.Header.Line())
 	b.WriteByte('\n')
@@ -50,7 +79,7 @@ func Format(s *Snapshot, opt Options) string {
 		return b.String()
 	}
 	if f.full {
-		f.cap, f.depth = -1, -1
+		f.cap, f.depth = -1, f.maxLevels
 		f.write(&b, s.Root, 0)
 		return b.String()
 	}
@@ -60,9 +89,21 @@ func Format(s *Snapshot, opt Options) string {
 	if f.cut > 0 {
 		b.WriteString("… ")
 		b.WriteString(strconv.Itoa(f.cut))
-		b.WriteString(" more lines (snapshot --full, or --scope a ref above)\n")
+		b.WriteString(" more lines (" + f.wording().Rest + ")\n")
 	}
 	return b.String()
+}
+
+// newFormatter sets a formatter up from the options.
+func newFormatter(opt Options) formatter {
+	f := formatter{full: opt.Full, budget: opt.Budget, more: opt.more(), maxLevels: -1}
+	if f.budget <= 0 {
+		f.budget = DefaultBudget
+	}
+	if opt.Depth > 0 {
+		f.maxLevels = opt.Depth
+	}
+	return f
 }
 
 // tailCost is what the closing "… N more lines" line may cost.
@@ -81,6 +122,9 @@ type formatter struct {
 	shown    shownSet      // nodes printed, for the page map
 	maxRun   int           // longest run anywhere, an upper bound for cap
 	maxDepth int           // levels below the root
+	// maxLevels is the most levels Options.Depth lets print; -1 for all.
+	maxLevels int
+	more      *More // the surface's wording of "see more"
 }
 
 // measure caches each node's line cost and finds the longest run.
@@ -93,6 +137,9 @@ func (f *formatter) measure(root *Node) {
 		return true
 	})
 	f.maxDepth = depthOf(root) - 1
+	if f.maxLevels > 0 {
+		f.maxDepth = min(f.maxDepth, f.maxLevels)
+	}
 }
 
 // depthOf returns the number of levels in the tree under n, n included.
@@ -116,7 +163,7 @@ const minCap = 3
 // items per run (down to minCap); shallower trees at minCap; one item per run
 // at depth 1; and finally a hard cut with a closing line.
 func (f *formatter) plan(kids []*Node, avail int) {
-	f.cap, f.depth = -1, -1
+	f.cap, f.depth = -1, f.maxLevels
 	if f.total(kids, 0) <= avail {
 		return
 	}
@@ -283,7 +330,7 @@ func forRuns(kids []*Node, cap int, fn func(n *Node, hidden int, role string)) {
 func (f *formatter) write(b *strings.Builder, parent *Node, depth int) {
 	forRuns(parent.Children, f.cap, func(n *Node, hidden int, role string) {
 		if n == nil {
-			f.emit(b, depth, "… "+strconv.Itoa(hidden)+" more "+pluralRole(role, hidden)+" ("+seeMore(parent)+")")
+			f.emit(b, depth, "… "+strconv.Itoa(hidden)+" more "+pluralRole(role, hidden)+" ("+f.seeMore(parent)+")")
 			return
 		}
 		if f.deep(depth) && len(printed(n)) > 0 {
@@ -303,12 +350,12 @@ func (f *formatter) write(b *strings.Builder, parent *Node, depth int) {
 	})
 }
 
-// seeMore says how to see an elided run: a snapshot of the run's parent.
-func seeMore(parent *Node) string {
+// seeMore says how to see an elided run: the run's parent alone.
+func (f *formatter) seeMore(parent *Node) string {
 	if parent.Ref != "" {
-		return "snapshot " + parent.Ref
+		return f.wording().Scope(parent.Ref)
 	}
-	return "snapshot --full"
+	return f.wording().Whole
 }
 
 func (f *formatter) emit(b *strings.Builder, depth int, text string) {
@@ -388,11 +435,20 @@ func FirstText(n *Node) string {
 	return control
 }
 
+// wording is the formatter's "see more" wording; a zero formatter (Line)
+// has the snapshot one.
+func (f *formatter) wording() *More {
+	if f.more == nil {
+		return &snapshotMore
+	}
+	return f.more
+}
+
 // line renders one node: ROLE "NAME" REF LEVEL STATES VALUE. Text and
 // paragraphs of plain text print as a bare quoted string.
 func (f *formatter) line(n *Node) string {
 	if n.Role == RoleUnread {
-		return "… " + strconv.Itoa(n.Unread) + " more items not read (snapshot --full)"
+		return "… " + strconv.Itoa(n.Unread) + " more items not read (" + f.wording().Whole + ")"
 	}
 	limit := 0
 	if !f.full {

@@ -26,6 +26,12 @@ type Node struct {
 	Level    int     `json:"level,omitempty"`
 	Bounds   *Rect   `json:"bounds,omitempty"`
 	Children []*Node `json:"children,omitempty"`
+	// Description is the accessible description (aria-describedby, a
+	// title beside a name, AT-SPI's Description): shown by the shell's
+	// cat, matched by no selector key, not printed in the tree text.
+	Description string `json:"description,omitempty"`
+	// URL is a link's target, absolute. Not printed in the tree text.
+	URL string `json:"url,omitempty"`
 	// Unread counts children the source did not read (a large page read on
 	// demand); only on a RoleUnread placeholder.
 	Unread int `json:"unread,omitempty"`

@@ -23,20 +23,34 @@ func FormatChildren(parent *Node, opt Options) []string {
 	if parent == nil || len(parent.Children) == 0 {
 		return nil
 	}
-	f := formatter{full: opt.Full, budget: opt.Budget}
-	if f.budget <= 0 {
-		f.budget = DefaultBudget
-	}
+	f := newFormatter(opt)
 	var b strings.Builder
 	if f.full {
-		f.cap, f.depth = -1, -1
+		f.cap, f.depth = -1, f.maxLevels
 	} else {
 		f.measure(parent)
 		f.plan(parent.Children, f.budget)
 	}
 	f.write(&b, parent, 0)
 	if f.cut > 0 {
-		b.WriteString("… " + strconv.Itoa(f.cut) + " more lines (" + seeMore(parent) + ")\n")
+		b.WriteString("… " + strconv.Itoa(f.cut) + " more lines (" + f.seeMore(parent) + ")\n")
 	}
 	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+}
+
+// Listed returns n's children as the tree text shows them under n's line: a
+// child that prints nothing of its own (an unnamed paragraph, the unnamed
+// main landmark that holds a whole page) is replaced by its own children.
+// The shell lists a folder with it, so `ls` shows what a snapshot shows.
+// A collapsed select's options are listed, though a snapshot counts them.
+func Listed(n *Node) []*Node {
+	var out []*Node
+	for _, c := range n.Children {
+		if transparent(c) {
+			out = append(out, Listed(c)...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }

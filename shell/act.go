@@ -1,0 +1,193 @@
+package shell
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/selector"
+	"github.com/canopy-dev/canopy/tree"
+)
+
+// act runs an action of the action table, named as its step: the words
+// after the name are the step's, except that a path may stand where the
+// step takes a target. The action goes through the executor like every
+// other: resolved strictly, checked against the tier and the allowlists,
+// settled, and answered with what changed.
+func (c *call) act(preset action.Action) error {
+	spec, _ := action.SpecOf(preset.Kind)
+	words := make([]string, 0, len(c.args)+1)
+	words = append(words, c.name)
+	rest := c.args
+	viaPath := false
+	if spec.Target != action.NoTarget && len(rest) > 0 && pathLike(rest[0].val) {
+		// A path with spaces comes quoted; a quoted word that names no
+		// node is the step's argument after all.
+		ref, err := c.refOf(rest[0].val)
+		switch {
+		case err == nil:
+			words, rest, viaPath = append(words, ref), rest[1:], true
+		case rest[0].quoted && !strings.Contains(rest[0].val, "/"):
+		case strings.Contains(rest[0].val, "/") || !selectorLike(rest[0].val):
+			return err
+		}
+	}
+	if preset.Kind == action.Drag && viaPath && len(rest) > 0 && !rest[0].quoted && pathLike(rest[0].val) {
+		// drag PATH PATH: the drop target, as the step's quoted argument.
+		ref, err := c.refOf(rest[0].val)
+		if err != nil {
+			return err
+		}
+		words, rest = append(words, requote(ref)), rest[1:]
+	}
+	if preset.Kind == action.Navigate && preset.Nav == "" && len(rest) == 1 && !rest[0].quoted &&
+		!contains([]string{"back", "forward", "reload"}, strings.ToLower(rest[0].val)) {
+		rest = []arg{{val: rest[0].val, raw: requote(rest[0].val), quoted: true}} // open URL
+	}
+	for _, a := range rest {
+		words = append(words, a.raw)
+	}
+	steps, err := action.ParseSteps(strings.Join(words, " "))
+	if err != nil {
+		return err
+	}
+	a := steps[0]
+	if !viaPath {
+		if a.Target, err = c.scoped(a.Target); err != nil {
+			return err
+		}
+	}
+	if preset.Kind == action.Press && preset.Keys != "" && a.Target != "" {
+		if a.Target, err = c.field(a.Target); err != nil { // submit on a form
+			return err
+		}
+	}
+	r, err := c.sh.sess.Run(c.ctx, a)
+	c.v = nil // the page may have changed
+	if r.Image != nil && err == nil {
+		r.Text, err = saveImage(a, r.Image)
+	}
+	if r.Text != "" {
+		c.println(strings.TrimSuffix(r.Text, "\n"))
+	}
+	if r.Replaced || a.Kind == action.Tabs && a.Nav != "" && a.Nav != "list" {
+		// A new document, or another tab: the working folder is the
+		// tab's root again.
+		c.sh.cwd, c.sh.cwdRef = "", ""
+	}
+	return err
+}
+
+// pathLike reports whether a word may be a path rather than a selector or
+// a step's keyword: it has a '/', an '@', a role:name segment's ':', is a
+// ref or . or .., or is a tree line with a ref in it.
+func pathLike(s string) bool {
+	switch {
+	case s == "." || s == "..", selector.IsRef(s), strings.ContainsAny(s, "/@"):
+		return true
+	case strings.Contains(s, ":"):
+		return true
+	}
+	return refWord.MatchString(s) && strings.ContainsAny(s, " \t")
+}
+
+// selectorLike reports whether a word reads as the start of a selector
+// (role:…, name:…), which a path that named nothing may still be.
+func selectorLike(s string) bool {
+	key, _, ok := strings.Cut(strings.TrimLeft(s, "!("), ":")
+	if !ok {
+		return false
+	}
+	key = strings.TrimSuffix(key, "~")
+	return contains([]string{"role", "name", "text", "value", "id", "state", "window", "app", "tab", "url", "nth"}, strings.ToLower(key))
+}
+
+// refOf resolves a path to one node and returns its ref, minting one.
+func (c *call) refOf(p string) (string, error) {
+	l, err := c.locateOne(p)
+	if err != nil {
+		return "", err
+	}
+	n := l.node
+	if l.at != atNode && l.at != atTab || n == nil {
+		return "", fmt.Errorf("%s is a folder of the workspace, not a node to act on", c.v.pathOf(l))
+	}
+	if c.sh.sess.Mint(n); n.Ref == "" {
+		return "", fmt.Errorf("%s has no identity of its own to act on (merged text): act on its folder", c.v.pathOf(l))
+	}
+	return n.Ref, nil
+}
+
+// scoped narrows a selector to the working folder: after `cd
+// main/form:Login`, `click role:button` means the form's button. Refs,
+// and selectors that name their own scope (window:, app:, tab:, url:),
+// are left as they are.
+func (c *call) scoped(target string) (string, error) {
+	if target == "" || selector.IsRef(target) {
+		return target, nil
+	}
+	for _, k := range []string{"window:", "app:", "tab:", "url:"} {
+		if strings.Contains(target, k) {
+			return target, nil
+		}
+	}
+	here, err := c.locateOne(".")
+	if err != nil || here.at != atNode {
+		return target, err
+	}
+	if c.sh.sess.Mint(here.node); here.node.Ref == "" {
+		return target, nil
+	}
+	return here.node.Ref + " >> (" + target + ")", nil
+}
+
+// field is where submit presses Enter: the target itself, or, for a form,
+// its first field (the browser then submits the form as a person pressing
+// Enter would, through its default button).
+func (c *call) field(target string) (string, error) {
+	v, err := c.view()
+	if err != nil {
+		return "", err
+	}
+	sel, err := selector.Parse(target)
+	if err != nil {
+		return "", err
+	}
+	n, _, err := selector.Resolve([]*tree.Snapshot{v.snap}, sel)
+	if err != nil || n.Role != "form" {
+		return target, nil // the executor says what is wrong, if anything
+	}
+	f := tree.Find(n, func(x *tree.Node) bool {
+		switch x.Role {
+		case "textbox", "searchbox", "combobox", "spinbutton":
+			return !x.States.Has(tree.Disabled)
+		}
+		return false
+	})
+	if f == nil {
+		return "", fmt.Errorf("form %q has no field to press Enter in: click its button instead", n.Name)
+	}
+	if c.sh.sess.Mint(f); f.Ref == "" {
+		return "", fmt.Errorf("form %q: its first field cannot be named by a ref", n.Name)
+	}
+	return f.Ref, nil
+}
+
+// saveImage writes a screenshot where the step says, or to a new file in
+// the temporary folder, and says where.
+func saveImage(a action.Action, png []byte) (string, error) {
+	path := a.Path
+	if path == "" {
+		f, err := os.CreateTemp("", "canopy-screenshot-*.png")
+		if err != nil {
+			return "", fmt.Errorf("save the screenshot: %w", err)
+		}
+		path = f.Name()
+		f.Close()
+	}
+	if err := os.WriteFile(path, png, 0o600); err != nil {
+		return "", fmt.Errorf("save the screenshot: %w", err)
+	}
+	return "screenshot saved to " + path + "\n", nil
+}
