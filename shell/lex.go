@@ -10,9 +10,9 @@ import (
 type partKind int
 
 const (
-	literal partKind = iota // text as written (quotes removed)
-	variable                // $NAME, ${NAME}, $1, $@
-	subst                   // $(command): its output's lines
+	literal  partKind = iota // text as written (quotes removed)
+	variable                 // $NAME, ${NAME}, $1, $@
+	subst                    // $(command): its output's lines
 )
 
 // part is one piece of a word: `name:"Sign in"` is the literal `name:` and

@@ -39,8 +39,8 @@ type view struct {
 	ctx     context.Context
 	snap    *tree.Snapshot
 	desktop bool
-	active  int                     // the tab the page is from (0: none)
-	pages   map[int]*tree.Node      // tab number → its page's root, for the tabs read
+	active  int                       // the tab the page is from (0: none)
+	pages   map[int]*tree.Node        // tab number → its page's root, for the tabs read
 	parent  map[*tree.Node]*tree.Node // as the listing nests them
 	segs    map[*tree.Node]string     // canonical segments, once computed
 	tabs    []tabEntry                // the tab list, once asked
