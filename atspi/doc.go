@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package atspi is canopy's own client of AT-SPI2, the Linux desktop's
 // accessibility protocol, spoken over D-Bus (github.com/godbus/dbus/v5). No
 // Go library for it exists; this one covers what canopy needs: finding the

@@ -1,3 +1,5 @@
+//go:build linux
+
 package atspi
 
 // State is one AT-SPI state (AtspiStateType), a bit number in [States].

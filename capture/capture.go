@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package capture takes screenshots of an X11 screen, of one window or of
 // any rectangle of it, and draws ref marks (a box and a label such as "e12")
 // on them, so an agent can match what it sees to the accessibility tree.

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package clipboard reads and writes the X11 CLIPBOARD selection: the
 // clipboard that Ctrl+C and Ctrl+V use in GTK, Qt and browser windows. An
 // agent copies text in a web page and pastes it in a desktop app, or the

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package xinput sends keyboard and pointer input to an X display through
 // the XTEST extension, the way xdotool does. The desktop uses it for what
 // AT-SPI cannot do: Chromium's web content has no AT-SPI actions, so a web

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package desktoptest runs a package's tests on a virtual desktop (vdesk),
 // so that tests of desktop code need no display on the machine:
 //

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package xconn opens connections to an X server for canopy's X clients
 // (xinput, capture, clipboard): within a time limit, and without xgb's
 // noise about a missing ~/.Xauthority.

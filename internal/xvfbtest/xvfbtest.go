@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package xvfbtest runs a package's tests against a private Xvfb, so that
 // they never touch a real display: the X clients' tests (xinput, capture,
 // clipboard) share it.
