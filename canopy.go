@@ -37,7 +37,8 @@ type Config struct {
 	Browser browser.Options
 	// Desktop opens the desktop (AT-SPI on $DISPLAY) instead, with the
 	// browser headful on it, started by the first action that needs it:
-	// page and desktop in one tree.
+	// page and desktop in one tree. Linux only so far: elsewhere Open
+	// fails with an error wrapping desktop.ErrUnsupported.
 	Desktop bool
 	// Allow is the permission tier; 0 means act on a browser canopy
 	// launches and observe when attached to one it did not start (docs/tiers.md).

@@ -1,23 +1,9 @@
-// Package desktop is canopy's source for the Linux desktop: the AT-SPI2
-// accessibility tree of every application (package atspi), shown in the one
-// tree model, matched by the one selector grammar and diffed by the one
-// differ, like a browser page. The desktop root lists applications,
-// applications list their windows, windows hold their controls.
-//
-// A [Desktop] keeps one event listener for its whole life. The events
-// settle actions (wait until the app goes quiet), and they find windows the
-// desktop root does not list: Chromium's GTK 3 Save dialog hangs under a
-// second application object and is announced only by Window:Create.
-//
-// Actions use AT-SPI interfaces where the object offers them (Action,
-// EditableText, Value, Selection, Component.GrabFocus) and XTEST keyboard
-// and pointer input where it does not (package xinput): Chromium's web
-// inputs, for one, expose no EditableText.
+//go:build linux
+
 package desktop
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -30,28 +16,6 @@ import (
 	"github.com/canopy-dev/canopy/tree"
 	"github.com/canopy-dev/canopy/xinput"
 )
-
-// ErrEnvironment marks a problem of the machine rather than of the request:
-// no display, no session bus, no accessibility bus.
-var ErrEnvironment = errors.New("desktop environment problem")
-
-// Options tune a Desktop. Zero values take the defaults.
-type Options struct {
-	// Timeout caps every AT-SPI call (default 3 s).
-	Timeout time.Duration
-	// Logger receives debug messages; nil discards them.
-	Logger *slog.Logger
-	// Refs is the ref table to use; nil makes one. Share one with a browser
-	// source when both are in one tree.
-	Refs *tree.Refs
-	// AppTimeout caps how long open_app waits for the new app's window
-	// (default OpenAppTimeout).
-	AppTimeout time.Duration
-	// SkipWeb leaves web documents' content out (their document node
-	// stays): the browser source reads pages over CDP, faster and richer
-	// than Chromium's AT-SPI tree of them, which its Cache never holds.
-	SkipWeb bool
-}
 
 // Desktop is the AT-SPI source. One Desktop serves one session; it is safe
 // for concurrent use.

@@ -343,7 +343,9 @@ func (m *merged) Stop() ([]string, bool) {
 
 // Open opens the desktop ($DISPLAY, its session and accessibility buses)
 // with a browser that starts headful on it at the first action that needs
-// one: page and desktop in one tree.
+// one: page and desktop in one tree. On systems other than Linux it fails
+// with an error wrapping desktop.ErrUnsupported: the desktop is Linux's so
+// far.
 func Open(ctx context.Context, opt browser.Options) (*Workspace, error) {
 	refs := tree.NewRefs()
 	desk, err := desktop.Open(ctx, desktop.Options{Refs: refs, SkipWeb: true, Logger: opt.Logger})

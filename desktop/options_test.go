@@ -1,0 +1,22 @@
+package desktop
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestErrUnsupported: the error of a system without the desktop is an
+// environment problem (the CLI's exit code 2) and says so in the user's
+// words.
+func TestErrUnsupported(t *testing.T) {
+	if !errors.Is(ErrUnsupported, ErrEnvironment) {
+		t.Error("ErrUnsupported does not wrap ErrEnvironment")
+	}
+	if errors.Is(ErrEnvironment, ErrUnsupported) {
+		t.Error("ErrEnvironment is ErrUnsupported")
+	}
+	if got := ErrUnsupported.Error(); !strings.HasPrefix(got, "the desktop is not on this system yet (linux only)") {
+		t.Errorf("ErrUnsupported says %q", got)
+	}
+}
