@@ -1,26 +1,5 @@
-// Package vdesk runs a virtual desktop for headless machines: an Xvfb X
-// server and a private D-Bus session bus, with a private XDG_RUNTIME_DIR and
-// HOME so that nothing leaks between runs or into the user's own session.
-// Desktop applications and the AT-SPI2 accessibility bus (activated on the
-// session bus by the first org.a11y.Bus call) run inside it.
-//
-// The processes Up starts outlive the process that called Up (they run in
-// their own session), so `canopy desktop up` can return and a later
-// `canopy desktop down` — another process — stops them, guided by the state
-// file Dir/desktop.json.
-//
-// Gotchas a successor should know:
-//   - Xvfb's display number is read from -displayfd, never guessed: waiting
-//     for /tmp/.X11-unix/XN races with a stale socket of an earlier server.
-//   - at-spi-bus-launcher, its own dbus-daemon, at-spi2-registryd and
-//     dconf-service are started by the bus, not by us, and some of them
-//     outlive the bus. Down finds them (and the user's apps) by the private
-//     XDG_RUNTIME_DIR in /proc/PID/environ and stops them by pid.
-//   - A process that is killed but not reaped stays a zombie whose /proc
-//     entry remains; zombies count as gone (PID 1 of a container may never
-//     reap orphans).
-//   - GTK4 under Xvfb needs GSK_RENDERER=cairo, and NO_AT_BRIDGE=1 hides
-//     GTK3 apps from AT-SPI; Env sets the first, Unset lists the second.
+//go:build linux
+
 package vdesk
 
 import (
@@ -34,15 +13,6 @@ import (
 	"sync"
 )
 
-// ErrEnvironment marks errors about the machine rather than the request:
-// Xvfb or dbus-daemon missing, or a server that died while starting. The
-// CLI exits with code 2 for them.
-var ErrEnvironment = errors.New("environment problem")
-
-// ErrNoDesktop means that no desktop is known: $CANOPY_DESKTOP is unset, or
-// its directory holds no state file (it was never up, or is down already).
-var ErrNoDesktop = errors.New("no virtual desktop")
-
 // envError wraps err so that errors.Is(err, ErrEnvironment) holds while the
 // message stays the one the user needs.
 type envError struct{ err error }
@@ -51,38 +21,8 @@ func (e envError) Error() string         { return e.err.Error() }
 func (e envError) Unwrap() []error       { return []error{e.err, ErrEnvironment} }
 func envErrorf(f string, a ...any) error { return envError{fmt.Errorf(f, a...)} }
 
-// Default screen size and the only depth used.
-const (
-	DefaultWidth  = 1280
-	DefaultHeight = 1024
-	Depth         = 24
-)
-
-// DirVar is the environment variable that names the current desktop's
-// state directory; Env sets it and Current reads it.
-const DirVar = "CANOPY_DESKTOP"
-
 // stateFile is the state file's name inside Dir.
 const stateFile = "desktop.json"
-
-// Options say what desktop to bring up.
-type Options struct {
-	// Width and Height are the screen size in pixels; both zero means
-	// 1280x1024. The depth is always 24.
-	Width, Height int
-	// Dir is the state directory. It must not exist or be empty; Down
-	// removes it. Empty means a new temporary directory "canopy-desktop-*".
-	// Keep it short: unix socket paths inside it are limited to 107 bytes.
-	Dir string
-	// NoPortals leaves the desktop portals (xdg-desktop-portal and its
-	// backends) off the session bus, as on an X session without them:
-	// programs then draw their own dialogs (Chromium its GTK Save dialog,
-	// not the portal's). By default the bus offers every session service
-	// the machine has installed, portals included.
-	NoPortals bool
-	// Logger receives debug messages; nil discards them.
-	Logger *slog.Logger
-}
 
 // Desktop is a running virtual desktop: the handle Up returns, or one read
 // back from its state file by Load or Current. Its methods are safe for
