@@ -15,7 +15,7 @@ var crossSystems = []string{"linux", "windows", "darwin"}
 // TestCrossBuild builds and vets the module (tests included) for every
 // system in crossSystems but this one, so a Linux-only call outside the
 // build tags fails here rather than on another system's build. It uses the
-// build cache: seconds when warm, a minute or two when cold. Skipped with
+// build cache: seconds when warm, about a minute when cold. Skipped with
 // -short.
 func TestCrossBuild(t *testing.T) {
 	if testing.Short() {

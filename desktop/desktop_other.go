@@ -31,7 +31,7 @@ func Open(ctx context.Context, opt Options) (*Desktop, error) {
 
 // unsupported says why there is no desktop here and what works instead.
 func unsupported() error {
-	return fmt.Errorf("%w: canopy reads the desktop through AT-SPI and X11, which %s does not have; without --desktop it drives the browser, which works here",
+	return fmt.Errorf("%w: canopy reads the desktop through AT-SPI and X11, which %s does not have; without --desktop, canopy drives the browser alone",
 		ErrUnsupported, runtime.GOOS)
 }
 

@@ -31,7 +31,7 @@ func Load(dir string) (*Desktop, error) {
 // unsupported says why there is no virtual desktop here and what works
 // instead.
 func unsupported() error {
-	return fmt.Errorf("%w: a virtual desktop is an Xvfb X server with a D-Bus session bus, which %s does not have; without --desktop canopy drives the browser, which works here",
+	return fmt.Errorf("%w: a virtual desktop is an Xvfb X server with a D-Bus session bus, which %s does not have; without --desktop, canopy drives the browser alone",
 		ErrUnsupported, runtime.GOOS)
 }
 
