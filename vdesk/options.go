@@ -26,7 +26,10 @@ var ErrUnsupported error = unsupportedError{}
 // ErrEnvironment.
 type unsupportedError struct{}
 
+// Error says what is missing, in the user's words.
 func (unsupportedError) Error() string { return "the desktop is not on this system yet (linux only)" }
+
+// Unwrap makes errors.Is(err, ErrEnvironment) hold.
 func (unsupportedError) Unwrap() error { return ErrEnvironment }
 
 // Default screen size and the only depth used.
