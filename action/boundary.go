@@ -84,7 +84,7 @@ func permissionsSpec() Spec {
 		Syntax: `permissions [grant NAME…] [deny NAME…] [reset] ["origin"]`, Tool: true, Tier: Act, Reads: true,
 		Hints: setting,
 		Args: []Arg{
-			list("grant", "geolocation, notifications, camera, microphone, clipboard…", func(a *Action, s []string) { a.Grant = s }),
+			list("grant", "e.g. geolocation, camera, clipboard", func(a *Action, s []string) { a.Grant = s }),
 			list("deny", "", func(a *Action, s []string) { a.Deny = s }),
 			boolean("reset", "", func(a *Action, b bool) { a.Reset = b }),
 			str("origin", "default: the page's", func(a *Action, s string) { a.Origin = s }),

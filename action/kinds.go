@@ -81,7 +81,7 @@ func table() []Spec {
 			Args: []Arg{
 				target("").required(),
 				str("text", "", func(a *Action, s string) { a.Text = s }),
-				str("credential", "name of a secret to type instead of text", func(a *Action, s string) { a.Credential = s }),
+				str("credential", "a secret's name, typed instead of text", func(a *Action, s string) { a.Credential = s }),
 				boolean("clear", "empty the field first", func(a *Action, b bool) { a.Clear = b }),
 				boolean("submit", "press Enter after", func(a *Action, b bool) { a.Submit = b }),
 			},
@@ -216,7 +216,7 @@ func table() []Spec {
 			},
 		},
 		{
-			Kind: Navigate, Doc: "Load a URL, or go back, forward or reload. Returns the new page's tree.",
+			Kind: Navigate, Doc: "Load a URL, or go back, forward, reload; returns the new page.",
 			Syntax: `navigate "url" | back | forward | reload`, Tool: true, Tier: Act,
 			Args: []Arg{
 				str("url", "", func(a *Action, s string) { a.URL = s }),
@@ -272,7 +272,7 @@ func table() []Spec {
 			parse: parseTabs,
 		},
 		{
-			Kind: Wait, Doc: "Wait for an element (and state), text, a URL, or quiet.",
+			Kind: Wait, Doc: "Wait for an element (state), text, URL or quiet.",
 			Syntax: `wait TARGET [state] | text "…" | url "pattern" | quiet`, Tool: true, Target: OptionalTarget,
 			Tier: Observe, Reads: true, Hints: reading,
 			Args: []Arg{
@@ -311,7 +311,7 @@ func table() []Spec {
 			Syntax: `screenshot [TARGET|screen] [marks] ["file.png"]`, Tool: true, Target: OptionalTarget, Tier: Observe, Reads: true,
 			Hints: reading,
 			Args: []Arg{
-				target("default: the page, or the window in front"),
+				target("default: page or front window"),
 				boolean("marks", "label elements with their refs", func(a *Action, b bool) { a.Marks = b }),
 				boolean("screen", "the whole screen", func(a *Action, b bool) { a.Screen = b }),
 			},
@@ -329,13 +329,13 @@ func table() []Spec {
 			},
 		},
 		{
-			Kind: Extract, Doc: "Page or scope content as markdown, text, tables, links or form values.",
+			Kind: Extract, Doc: "Content as markdown, text, tables, links or form values.",
 			Syntax: "extract [TARGET] [markdown|text|table|links|form] [from N]", Tool: true, Target: OptionalTarget,
 			Tier: Observe, Reads: true, Hints: reading,
 			Args: []Arg{
 				str("scope", "", func(a *Action, s string) { a.Target = s }),
 				str("format", "", func(a *Action, s string) { a.Format = s }).required().oneOf(extractFormats),
-				integer("from", "start at this character of the text (a cut extract's last line gives it)", func(a *Action, n int) { a.From = n }),
+				integer("from", "start at this character (a cut extract says where)", func(a *Action, n int) { a.From = n }),
 			},
 			check: func(a Action) error {
 				if a.From < 0 {
@@ -408,7 +408,7 @@ func table() []Spec {
 			Args: []Arg{target("a window").required()},
 		},
 		{
-			Kind: Batch, Doc: "Run tool calls in order; stop at the first failure; one diff for all.",
+			Kind: Batch, Doc: "Run tool calls in order, stopping at the first failure; one diff.",
 			Tool: true, Tier: Observe,
 			Args: []Arg{{Name: "steps", Type: Object, Required: true}},
 			tierOf: func(a Action) Tier {

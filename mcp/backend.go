@@ -10,6 +10,7 @@ import (
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/session"
+	"github.com/canopy-dev/canopy/shell"
 )
 
 // backend owns the session the tools run on, opened with canopy.Open on
@@ -27,6 +28,9 @@ type backend struct {
 	closed bool   // Close was called
 	starts int    // sessions opened, for tests
 	pend   string // a note for the next reply (e.g. the browser was relaunched)
+
+	sh   *shell.Shell     // the shell tool's interpreter, kept between calls
+	shOn *session.Session // the session sh runs on
 }
 
 func newBackend(cfg canopy.Config, log *slog.Logger) *backend {

@@ -44,5 +44,5 @@ func Example() {
 	}
 	fmt.Println(strings.Join(names, " "))
 	// Output:
-	// batch check click clipboard dialog drag extract find hover navigate permissions press print screenshot scroll select snapshot tabs type upload wait
+	// batch check click clipboard dialog drag extract find hover navigate permissions press print screenshot scroll select shell snapshot tabs type upload wait
 }

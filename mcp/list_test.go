@@ -20,7 +20,7 @@ func TestToolsListSize(t *testing.T) {
 		desktop bool
 		allow   action.Tier
 		tools   int
-	}{{false, 0, 21}, {true, 0, 23}, {false, action.Sensitive, 22}, {true, action.Sensitive, 24}} {
+	}{{false, 0, 22}, {true, 0, 24}, {false, action.Sensitive, 23}, {true, action.Sensitive, 25}} {
 		toolsListSize(t, c.desktop, c.allow, c.tools)
 	}
 }
@@ -42,7 +42,9 @@ func TestToolsListTier(t *testing.T) {
 	}
 	observe := names(Options{Session: canopy.Config{Allow: action.Observe}})
 	slices.Sort(observe)
-	if want := []string{"batch", "extract", "find", "screenshot", "snapshot", "tabs", "wait"}; !slices.Equal(observe, want) {
+	// shell is listed at every tier: its commands that act are refused
+	// one by one.
+	if want := []string{"batch", "extract", "find", "screenshot", "shell", "snapshot", "tabs", "wait"}; !slices.Equal(observe, want) {
 		t.Errorf("tools at observe: %v, want %v", observe, want)
 	}
 	if act := names(Options{}); slices.Contains(act, "evaluate") || !slices.Contains(act, "click") {

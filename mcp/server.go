@@ -131,6 +131,7 @@ func New(opt Options) (*Server, error) {
 		}
 		s.srv.AddTool(t, s.handler(td))
 	}
+	s.srv.AddTool(shellTool(), s.shellHandler)
 	s.srv.AddReceivingMiddleware(listOffered(tier))
 	return s, nil
 }
@@ -144,7 +145,7 @@ func listOffered(tier action.Tier) sdk.Middleware {
 			if lr, ok := res.(*sdk.ListToolsResult); ok && err == nil && method == "tools/list" {
 				kept := lr.Tools[:0:0]
 				for _, t := range lr.Tools {
-					if t.Name == "batch" || offered(t.Name, tier) {
+					if t.Name == "batch" || t.Name == "shell" || offered(t.Name, tier) {
 						kept = append(kept, t)
 					}
 				}

@@ -148,7 +148,7 @@ func TestHTTPAuth(t *testing.T) {
 	}
 	defer cs.Close()
 	res, err := cs.ListTools(ctx, nil)
-	if err != nil || len(res.Tools) != 21 {
+	if err != nil || len(res.Tools) != 22 {
 		t.Fatalf("tools/list over HTTP: %v, %d tools", err, len(res.Tools))
 	}
 	if _, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token: "x"}}}, nil); err == nil {

@@ -35,7 +35,7 @@ async function session(client) {
   check('initialize names the server', info && info.name === 'canopy', JSON.stringify(info));
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  check('tools/list has the 21 tools of the act tier', names.length === 21 && names.includes('navigate') && names.includes('batch') && !names.includes('evaluate'), names.join(','));
+  check('tools/list has the 22 tools of the act tier', names.length === 22 && names.includes('navigate') && names.includes('batch') && names.includes('shell') && !names.includes('evaluate'), names.join(','));
   check('tools have annotations', tools.every((t) => t.annotations && typeof t.annotations.readOnlyHint === 'boolean'));
 
   const nav = await client.callTool({ name: 'navigate', arguments: { url: site + '/app-login.html' } });
@@ -67,6 +67,14 @@ async function session(client) {
   check('an unknown tool is a JSON-RPC error', unknown !== null);
   const after = await client.callTool({ name: 'snapshot', arguments: {} });
   check('the server goes on after bad calls', !after.isError && text(after).includes('Sign in'), text(after));
+
+  // The shell, in the same session: its folder is kept between calls.
+  const cd = await client.callTool({ name: 'shell', arguments: { command: 'cd form:Login; pwd; ls' } });
+  check('shell: cd and ls', !cd.isError && /^\/tab1\/form:Login\n/.test(text(cd)) && text(cd).includes('textbox:Email\n'), text(cd));
+  const typed = await client.callTool({ name: 'shell', arguments: { command: 'type textbox:Email "ada@example.com"; grep -r Email | wc -l' } });
+  check('shell: an action answers with its diff', !typed.isError && text(typed).includes('~ textbox "Email"') && /\n1\n$/.test(text(typed)), text(typed));
+  const stop = await client.callTool({ name: 'shell', arguments: { command: 'pwd\nls no-such-thing\npwd' } });
+  check('shell: the first error stops the run and names its line', stop.isError === true && text(stop).startsWith('line 2: ls no-such-thing') && text(stop).split('\n').filter((l) => l === '/tab1/form:Login').length === 1, text(stop));
 }
 
 // chromiumChildren finds the Chromium processes canopy started.
