@@ -12,6 +12,7 @@ require (
 	github.com/google/jsonschema-go v0.4.3
 	github.com/jezek/xgb v1.1.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/peterh/liner v1.2.3
 	github.com/spf13/cobra v1.10.2
 	github.com/tiktoken-go/tokenizer v0.10.0
 	golang.org/x/image v0.41.0
@@ -29,7 +30,6 @@ require (
 	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/mattn/go-runewidth v0.0.31 // indirect
-	github.com/peterh/liner v1.2.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect

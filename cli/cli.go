@@ -109,7 +109,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSnapshotCmd(stdout, stderr), newDoCmd(stdout, stderr), newDemoCmd(stdout, stderr), newMCPCmd(stdin, stdout, stderr),
+	root.AddCommand(newSnapshotCmd(stdout, stderr), newDoCmd(stdout, stderr), newShCmd(stdin, stdout, stderr), newDemoCmd(stdout, stderr), newMCPCmd(stdin, stdout, stderr),
 		newDesktopCmd(stdout, stderr), newDoctorCmd(stdout, stderr))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())

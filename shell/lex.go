@@ -64,6 +64,9 @@ type token struct {
 type SyntaxError struct {
 	Line, Col int
 	Msg       string
+	// Incomplete says the script ended too soon — an open quote, a loop
+	// without done — so a REPL reads another line instead of failing.
+	Incomplete bool
 }
 
 func (e *SyntaxError) Error() string {
@@ -115,7 +118,7 @@ func (l *lexer) advance() rune {
 }
 
 func (l *lexer) errorf(line, col int, f string, args ...any) error {
-	return &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf(f, args...)}
+	return &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf(f, args...), Incomplete: l.i >= len(l.rs)}
 }
 
 // next reads one token.

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -89,6 +90,14 @@ func (p *parser) take() token {
 	return t
 }
 
+// Incomplete reports whether src ends inside a quote, a $( or a loop, or
+// after a '|': a REPL reads another line before running it.
+func Incomplete(src string) bool {
+	_, err := parse(src, 1)
+	var se *SyntaxError
+	return errors.As(err, &se) && se.Incomplete
+}
+
 func (p *parser) errorf(t token, f string, args ...any) error {
 	e := &SyntaxError{Line: t.line, Col: t.col}
 	e.Msg = fmt.Sprintf(f, args...)
@@ -153,7 +162,9 @@ func (p *parser) pipeline() (*pipeline, error) {
 		}
 		bar := p.take()
 		if k := p.peek().kind; k != tokWord {
-			return nil, p.errorf(bar, "| needs a command after it")
+			err := p.errorf(bar, "| needs a command after it").(*SyntaxError)
+			err.Incomplete = k == tokEOF
+			return nil, err
 		}
 	}
 	pl.text = strings.TrimSpace(string(p.src[first.off:p.toks[p.i-1].end]))
@@ -236,7 +247,9 @@ func (p *parser) each() (command, error) {
 func (p *parser) block(head token, what string) (*list, error) {
 	p.skipSeparators()
 	if t := p.peek(); !keyword(t, "do") {
-		return nil, p.errorf(t, "%s needs do after its list: %s …; do …; done", what, what)
+		err := p.errorf(t, "%s needs do after its list: %s …; do …; done", what, what).(*SyntaxError)
+		err.Incomplete = t.kind == tokEOF
+		return nil, err
 	}
 	p.take()
 	body, err := p.list(true)
@@ -244,7 +257,9 @@ func (p *parser) block(head token, what string) (*list, error) {
 		return nil, err
 	}
 	if t := p.peek(); !keyword(t, "done") {
-		return nil, p.errorf(head, "%s without done (the loop that starts here is never closed)", what)
+		err := p.errorf(head, "%s without done (the loop that starts here is never closed)", what).(*SyntaxError)
+		err.Incomplete = t.kind == tokEOF
+		return nil, err
 	}
 	p.take()
 	return body, nil
@@ -263,7 +278,9 @@ func (p *parser) scriptBlock(c *simple) (command, error) {
 		return nil, err
 	}
 	if t := p.peek(); !keyword(t, "done") {
-		return nil, p.errorf(do, "script save %s: do without done", name)
+		err := p.errorf(do, "script save %s: do without done", name).(*SyntaxError)
+		err.Incomplete = t.kind == tokEOF
+		return nil, err
 	}
 	src := ""
 	if p.i > start {

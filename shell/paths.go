@@ -442,7 +442,31 @@ func (v *view) child(n *tree.Node, seg string) ([]loc, error) {
 			return nil, fmt.Errorf("%q names %d nodes: %s", raw, len(hits), strings.Join(v.names(hits), ", "))
 		}
 	}
+	if deeper := v.below(n, seg); len(deeper) > 0 {
+		return nil, fmt.Errorf("no %q here; deeper: %s", raw, strings.Join(deeper, ", "))
+	}
 	return nil, v.noEntry(raw, v.names(kids))
+}
+
+// below finds nodes further down that a segment names, by their paths:
+// `click button:Save` from the page's root finds main/form:Edit/button:Save.
+func (v *view) below(n *tree.Node, seg string) []string {
+	var out []string
+	var walk func(p *tree.Node, depth int)
+	walk = func(p *tree.Node, depth int) {
+		for _, k := range tree.Listed(p) {
+			v.parent[k] = p
+			if len(out) == 3 {
+				return
+			}
+			if depth > 0 && sameSegment(unescape(v.base(k)), seg, k) {
+				out = append(out, v.pathOf(loc{at: atNode, node: k}))
+			}
+			walk(k, depth+1)
+		}
+	}
+	walk(n, 0)
+	return out
 }
 
 // sameSegment compares a typed segment with a node's base, forgiving case
