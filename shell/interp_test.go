@@ -29,7 +29,6 @@ func TestInterpreter(t *testing.T) {
 		{`for x in "$(echo p; echo q)"; do echo "[$x]"; done`, "[p\nq]\n"},
 		{`for x in 1 2; do for y in a b; do echo $x$y; done; done`, "1a\n1b\n2a\n2b\n"},
 		{`echo "a\"b" \$x`, "a\"b $x\n"},
-		
 	} {
 		got, err := run(t, New(nil, Options{}), tc.src)
 		if err != nil || got != tc.want {
