@@ -33,13 +33,15 @@ func (c *call) act(preset action.Action) error {
 			return err
 		}
 	}
-	if preset.Kind == action.Drag && viaPath && len(rest) > 0 && !rest[0].quoted && pathLike(rest[0].val) {
+	if preset.Kind == action.Drag && viaPath && len(rest) > 0 && pathLike(rest[0].val) {
 		// drag PATH PATH: the drop target, as the step's quoted argument.
 		ref, err := c.refOf(rest[0].val)
-		if err != nil {
+		switch {
+		case err == nil:
+			words, rest = append(words, requote(ref)), rest[1:]
+		case !rest[0].quoted:
 			return err
 		}
-		words, rest = append(words, requote(ref)), rest[1:]
 	}
 	if preset.Kind == action.Navigate && preset.Nav == "" && len(rest) == 1 && !rest[0].quoted &&
 		!contains([]string{"back", "forward", "reload"}, strings.ToLower(rest[0].val)) {
