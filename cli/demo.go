@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/internal/site"
 	"github.com/canopy-dev/canopy/session"
+	"github.com/canopy-dev/canopy/shell"
 	"github.com/canopy-dev/canopy/tokens"
 	"github.com/canopy-dev/canopy/tree"
 )
@@ -88,15 +90,48 @@ type scene struct {
 }
 
 // browserScenes are the scenes of `canopy demo`: a page as an agent
-// reads it, then actions answered with what they changed. A scene that
-// shows another surface over the same session is one more entry here: the
-// shell's, for one, runs its interpreter over d.sess.Session on the page
-// the earlier scenes left, printing to d.out.
+// reads it, then actions answered with what they changed, then the same
+// session as a filesystem in the shell.
 func browserScenes() []scene {
 	return []scene{
 		{"The page as an agent reads it: one line per node, refs (e2) to act on.", loginSnapshot},
 		{"Each action is a step of `canopy do`, answered with what it changed.", loginActions},
+		{"The same session as a filesystem: `canopy sh` (and the MCP shell tool).", shellScene},
 	}
+}
+
+// shellScene looks around the page the actions left, then collects the
+// links of a nav across three pages in one loop.
+func shellScene(ctx context.Context, d *demoRun) error {
+	sh := shell.New(d.sess.Session, shell.Options{})
+	return d.shell(ctx, sh,
+		"ls",
+		"cd form:Login; ls; cat 'checkbox:Remember me'",
+		"grep -r Welcome /tab1",
+		"for p in "+d.site.URL("/guide-1.html")+" "+d.site.URL("/guide-2.html")+" "+d.site.URL("/guide-3.html")+
+			"; do open $p | head -n 1; find role:navigation >> role:link; done",
+	)
+}
+
+// shell runs shell commands, each printed as typed after `sh> `, then its
+// output and a line of figures.
+func (d *demoRun) shell(ctx context.Context, sh *shell.Shell, srcs ...string) error {
+	for _, src := range srcs {
+		if !d.first {
+			fmt.Fprintln(d.out)
+		}
+		d.first = false
+		fmt.Fprintf(d.out, "sh> %s\n", src)
+		var b strings.Builder
+		start := time.Now()
+		err := sh.Run(ctx, src, &b)
+		io.WriteString(d.out, b.String())
+		if err != nil {
+			return fmt.Errorf("the demo's shell command %q: %w", src, err)
+		}
+		fmt.Fprintf(d.out, "── %d bytes, %d o200k tokens, %d ms\n", b.Len(), d.tok.Count(b.String()), time.Since(start).Milliseconds())
+	}
+	return nil
 }
 
 // loginSnapshot loads the demo site's login page and prints its snapshot.

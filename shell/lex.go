@@ -75,7 +75,9 @@ func (e *SyntaxError) Error() string {
 
 // lexer cuts a script into tokens. It follows the shell's quoting: '…'
 // is literal, "…" is literal but for $ expansions and \" \\ \$ escapes,
-// and outside quotes a backslash takes the next character as it is.
+// and outside quotes a backslash takes the next character as it is. The
+// shell has no redirections, && or || of its own: >, <, & and || are a
+// selector's (`role:row >> role:link`, `role:link || role:button`).
 type lexer struct {
 	rs        []rune
 	i         int
@@ -150,15 +152,10 @@ token:
 		l.advance()
 		return token{kind: tokSemi, line: line, col: col, off: off}, nil
 	case '|':
-		l.advance()
-		if l.peek(0) == '|' {
-			return token{}, l.errorf(line, col, "|| is not supported: commands stop at the first error already")
+		if l.peek(1) != '|' { // || is a selector's "or", part of a word
+			l.advance()
+			return token{kind: tokPipe, line: line, col: col, off: off}, nil
 		}
-		return token{kind: tokPipe, line: line, col: col, off: off}, nil
-	case '&':
-		return token{}, l.errorf(line, col, "& is not supported: commands run one after another (use ; or a new line)")
-	case '>', '<':
-		return token{}, l.errorf(line, col, "%c: the shell has no redirections; pipe into grep, head, tail or wc", l.peek(0))
 	}
 	w, err := l.word()
 	if err != nil {
@@ -182,7 +179,12 @@ func (l *lexer) word() (word, error) {
 	for l.i < len(l.rs) {
 		r := l.peek(0)
 		switch {
-		case unicode.IsSpace(r) || r == ';' || r == '|' || r == '&' || r == '>' || r == '<':
+		case r == '|' && l.peek(1) == '|':
+			// A selector's "or": the shell has no || of its own, and
+			// >>, && and ! are the selector's too.
+			lit.WriteRune(l.advance())
+			lit.WriteRune(l.advance())
+		case unicode.IsSpace(r) || r == ';' || r == '|':
 			flush()
 			return w, nil
 		case r == '\\':
