@@ -17,6 +17,7 @@ import (
 	"github.com/canopy-dev/canopy/internal/mcptest"
 	"github.com/canopy-dev/canopy/mcp"
 	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/shell"
 )
 
 // gateCase is one action the table test runs at every tier through every
@@ -91,8 +92,9 @@ func gateCases(files, tmp string) []gateCase {
 var refusal = regexp.MustCompile(`needs the (observe|act|sensitive) tier`)
 
 // TestGateEveryPath runs every action kind at every tier through every
-// path an agent has — the library, an MCP tool call, an MCP batch, canopy
-// do — against a real Chromium, and checks that each is refused exactly
+// path an agent has — the library, the shell in a loop, an MCP tool call,
+// an MCP batch, the MCP shell tool in a script, canopy do — against a real
+// Chromium, and checks that each is refused exactly
 // when its tier is above the session's: no bypass, no false refusal.
 func TestGateEveryPath(t *testing.T) {
 	ctx, s := context.Background(), testSite
@@ -129,6 +131,17 @@ func TestGateEveryPath(t *testing.T) {
 				check(t, "the library", c, tier, err != nil && refusal.MatchString(err.Error()), fmt.Sprint(err))
 			}
 
+			// The shell: each step is a command, here inside a loop.
+			sh := shell.New(sess.Session, shell.Options{})
+			for _, c := range cases {
+				if _, err := sess.Browser().Navigate(ctx, widgets, 0); err != nil {
+					t.Fatal(err)
+				}
+				var out strings.Builder
+				err := sh.Run(ctx, "for i in 1; do "+c.step+"; done", &out)
+				check(t, "a shell loop", c, tier, err != nil && refusal.MatchString(err.Error()), fmt.Sprint(err))
+			}
+
 			// MCP: each tool called alone, and as a one-step batch.
 			srv, err := mcp.New(mcp.Options{Session: canopy.Config{Allow: tier, Rules: rules}})
 			if err != nil {
@@ -150,6 +163,15 @@ func TestGateEveryPath(t *testing.T) {
 				}
 				text, isErr = mcptest.Call(t, cs, "batch", map[string]any{"steps": []any{map[string]any{"tool": c.tool, "args": c.args}}})
 				check(t, "an MCP batch", c, tier, isErr && refusal.MatchString(text), text)
+			}
+			// The MCP shell tool, each step inside a saved script.
+			for i, c := range cases {
+				if tier >= action.Act {
+					mcptest.Call(t, cs, "navigate", map[string]any{"url": widgets})
+				}
+				cmd := fmt.Sprintf("script save gate%d do %s; done; script run gate%d", i, c.step, i)
+				text, isErr := mcptest.Call(t, cs, "shell", map[string]any{"command": cmd})
+				check(t, "an MCP shell script", c, tier, isErr && refusal.MatchString(text), text)
 			}
 
 			// canopy do: the page it opens with is a navigate, which

@@ -28,7 +28,7 @@ func (c *call) act(preset action.Action) error {
 		switch {
 		case err == nil:
 			words, rest, viaPath = append(words, ref), rest[1:], true
-		case rest[0].quoted && spec.Target == action.OptionalTarget && !strings.Contains(rest[0].val, "/"):
+		case rest[0].quoted && spec.Target == action.OptionalTarget: // screenshot "a/b.png"
 		case rest[0].quoted || strings.Contains(rest[0].val, "/") || !selectorLike(rest[0].val):
 			return err
 		}
