@@ -133,10 +133,11 @@ func (p *parser) errorf(pos int, format string, args ...any) *SyntaxError {
 	return &SyntaxError{Col: pos + 1, Msg: fmt.Sprintf(format, args...), Input: p.src}
 }
 
-// editDistance is the optimal-string-alignment distance between a and b, in
+// EditDistance is the optimal-string-alignment distance between a and b, in
 // runes: insertions, deletions, substitutions and swaps of neighbours each
-// cost one ("buton" and "butotn" are both one from "button").
-func editDistance(a, b string) int {
+// cost one ("buton" and "butotn" are both one from "button"). Errors that
+// list the closest names (selectors here, the shell's paths) rank by it.
+func EditDistance(a, b string) int {
 	if a == b {
 		return 0
 	}
@@ -185,7 +186,7 @@ func closeEnough(word string) int {
 func nearest(word string, candidates []string) string {
 	best, bestD := "", closeEnough(word)+1
 	for _, c := range candidates {
-		if d := editDistance(word, c); d < bestD {
+		if d := EditDistance(word, c); d < bestD {
 			best, bestD = c, d
 		}
 	}

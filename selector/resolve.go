@@ -204,7 +204,7 @@ func similarity(a, b string) float64 {
 	}
 	ra, rb := []rune(a), []rune(b)
 	la, lb := min(len(ra), maxCompare), min(len(rb), maxCompare)
-	best := 1 - float64(editDistance(string(ra[:la]), string(rb[:lb])))/float64(max(la, lb))
+	best := 1 - float64(EditDistance(string(ra[:la]), string(rb[:lb])))/float64(max(la, lb))
 	if strings.Contains(a, b) || strings.Contains(b, a) {
 		short, long := min(len(ra), len(rb)), max(len(ra), len(rb))
 		best = max(best, 0.6+0.4*float64(short)/float64(long))

@@ -268,7 +268,7 @@ func suggestRole(name string) string {
 	n := normRole(name)
 	best, bestD := "", 1<<30
 	for k, rs := range roleTable {
-		d := editDistance(n, k)
+		d := EditDistance(n, k)
 		if d < bestD || d == bestD && rs[0] < best {
 			best, bestD = rs[0], d
 		}

@@ -135,8 +135,8 @@ func TestEditDistance(t *testing.T) {
 		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"button", "buton", 1},
 		{"button", "butotn", 1}, {"kitten", "sitting", 3}, {"ab", "ba", 1}, {"né", "ne", 1},
 	} {
-		if d := editDistance(tt.a, tt.b); d != tt.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, d, tt.d)
+		if d := EditDistance(tt.a, tt.b); d != tt.d {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", tt.a, tt.b, d, tt.d)
 		}
 	}
 }

@@ -25,19 +25,15 @@ func (c *call) count() (int, error) {
 }
 
 func (c *call) head() error {
-	n, err := c.count()
-	if err != nil {
-		return err
-	}
-	lines, err := c.input()
-	if err != nil {
-		return err
-	}
-	c.println(lines[:min(n, len(lines))]...)
-	return nil
+	return c.pick(func(lines []string, n int) []string { return lines[:min(n, len(lines))] })
 }
 
 func (c *call) tail() error {
+	return c.pick(func(lines []string, n int) []string { return lines[max(0, len(lines)-n):] })
+}
+
+// pick prints the lines piped in that part chooses, given -n.
+func (c *call) pick(part func(lines []string, n int) []string) error {
 	n, err := c.count()
 	if err != nil {
 		return err
@@ -46,7 +42,7 @@ func (c *call) tail() error {
 	if err != nil {
 		return err
 	}
-	c.println(lines[max(0, len(lines)-n):]...)
+	c.println(part(lines, n)...)
 	return nil
 }
 

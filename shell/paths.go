@@ -510,7 +510,7 @@ func closest(s string, names []string, k int) []string {
 	var all []scored
 	for _, n := range names {
 		ln := strings.ToLower(n)
-		d := distance(ls, ln)
+		d := selector.EditDistance(ls, ln)
 		if strings.Contains(ln, ls) || strings.Contains(ls, ln) {
 			d -= 1000
 		}
@@ -522,26 +522,4 @@ func closest(s string, names []string, k int) []string {
 		out = append(out, all[i].name)
 	}
 	return out
-}
-
-// distance is the Levenshtein distance between a and b, by runes.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			c := 1
-			if ra[i-1] == rb[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
