@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// crossSystems are the systems canopy must build on (SPEC §7): what is
+// crossSystems are the systems canopy must build on (docs/sources.md): what is
 // Linux-only sits behind build tags, with a stub elsewhere.
 var crossSystems = []string{"linux", "windows", "darwin"}
 
