@@ -230,8 +230,8 @@ func (c *call) tree() error {
 		c.println(lines...)
 		return err
 	}
-	fmt := tree.Format(snap, tree.Options{Depth: depth, More: &shellMore})
-	c.println(strings.TrimSuffix(fmt, "\n"))
+	text := tree.Format(snap, tree.Options{Depth: depth, More: &shellMore})
+	c.println(strings.TrimSuffix(text, "\n"))
 	return nil
 }
 
