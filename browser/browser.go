@@ -34,6 +34,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
+	"github.com/canopy-dev/canopy/internal/sysproc"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/tree"
 )
@@ -259,6 +260,14 @@ func (b *Browser) launch(ctx context.Context, opt Options) error {
 		// (user gestures) still open.
 		chromedp.Flag("disable-popup-blocking", opt.AllowPopups),
 		chromedp.WindowSize(1280, 800),
+		// A process group of its own, so that the Ctrl-C a terminal sends
+		// to canopy's group (canopy sh stops a command with it) does not
+		// reach the browser; it still dies with canopy, as chromedp's
+		// default has it.
+		chromedp.ModifyCmdFunc(func(cmd *exec.Cmd) {
+			sysproc.NewGroup(cmd)
+			sysproc.DieWithParent(cmd)
+		}),
 	)
 	if os.Getuid() == 0 {
 		flags = append(flags, chromedp.NoSandbox)

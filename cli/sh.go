@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/peterh/liner"
 	"github.com/spf13/cobra"
@@ -126,7 +127,19 @@ func runSh(ctx context.Context, f shFlags, src string, interactive bool, stdout,
 // repl reads commands from the terminal until Ctrl-D. A command that
 // fails prints its error and the shell goes on; Ctrl-C stops the command
 // running (the session lives on) or clears the line being typed.
+//
+// Ctrl-C is the shell's own for as long as it runs. The caller's ctx may
+// end on the same SIGINT (canopy's main ends it on SIGINT and SIGTERM),
+// so the shell runs on a context of its own, which keeps ctx's values and
+// ends on SIGTERM. A Ctrl-C that comes after a line was read stops that
+// command; one that comes while no command runs stops nothing.
 func repl(ctx context.Context, sh *shell.Shell, stdout, stderr io.Writer) error {
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
+	ctx, stopTerm := signal.NotifyContext(context.WithoutCancel(ctx), syscall.SIGTERM)
+	defer stopTerm()
+
 	ln := liner.NewLiner()
 	defer ln.Close()
 	ln.SetCtrlCAborts(true)
@@ -142,6 +155,10 @@ func repl(ctx context.Context, sh *shell.Shell, stdout, stderr io.Writer) error 
 	defer saveHistory(ln, hist)
 	fmt.Fprintln(stdout, "canopy shell: help lists the commands; Ctrl-D leaves.")
 	for {
+		select { // a Ctrl-C from before this prompt
+		case <-interrupts:
+		default:
+		}
 		src, err := readCommand(ln, prompt(sh))
 		switch {
 		case errors.Is(err, liner.ErrPromptAborted):
@@ -156,9 +173,18 @@ func repl(ctx context.Context, sh *shell.Shell, stdout, stderr io.Writer) error 
 			continue
 		}
 		ln.AppendHistory(strings.ReplaceAll(src, "\n", "; "))
-		runCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+		runCtx, stop := context.WithCancel(ctx)
+		ran := make(chan struct{})
+		go func() {
+			select {
+			case <-interrupts:
+				stop()
+			case <-ran:
+			}
+		}()
 		err = sh.Run(runCtx, src, stdout)
 		interrupted := runCtx.Err() != nil && ctx.Err() == nil
+		close(ran)
 		stop()
 		switch {
 		case interrupted:
