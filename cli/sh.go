@@ -206,6 +206,10 @@ func readCommand(ln *liner.State, p string) (string, error) {
 		var more string
 		if more, err = ln.Prompt("> "); err == nil {
 			src += "\n" + more
+		} else if errors.Is(err, io.EOF) {
+			// Ctrl-D on a continuation line drops the command, not the
+			// shell.
+			return "", liner.ErrPromptAborted
 		}
 	}
 	return src, err

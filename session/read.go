@@ -131,11 +131,20 @@ func (s *Session) wait(ctx context.Context, a action.Action) (Reply, error) {
 		limit = defaultWait
 	}
 	start := time.Now()
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	cond, what, err := waitCondition(a)
 	if err != nil {
 		return Reply{}, err
+	}
+	// missed says the condition did not come: in time, or before the
+	// caller stopped the wait (Ctrl-C in the shell, a cancelled call).
+	missed := func() error {
+		if err := parent.Err(); err != nil {
+			return fmt.Errorf("stopped waiting for %s after %s: %w", what, roundMs(time.Since(start)), err)
+		}
+		return fmt.Errorf("waited %s for %s: it did not happen", roundMs(limit), what)
 	}
 	before, err := s.read(ctx)
 	if err != nil {
@@ -172,12 +181,12 @@ func (s *Session) wait(ctx context.Context, a action.Action) (Reply, error) {
 		// flush will do: the condition is checked again at the next
 		// activity anyway).
 		if !nextActivity(ctx, w.Events()) {
-			return Reply{}, fmt.Errorf("waited %s for %s: it did not happen", roundMs(limit), what)
+			return Reply{}, missed()
 		}
 		settle.WaitFlushed(ctx, w.Events(), flushOf(w), s.settleOptions(w))
 		if cur, err = s.read(ctx); err != nil {
 			if ctx.Err() != nil {
-				return Reply{}, fmt.Errorf("waited %s for %s: it did not happen", roundMs(limit), what)
+				return Reply{}, missed()
 			}
 			return Reply{}, err
 		}
