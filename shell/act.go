@@ -28,6 +28,9 @@ func (c *call) act(preset action.Action) error {
 		switch {
 		case err == nil:
 			words, rest, viaPath = append(words, ref), rest[1:], true
+		case rest[0].quoted && selectorLike(rest[0].val):
+			// A quoted selector, as an MCP target would be written.
+			words, rest = append(words, rest[0].val), rest[1:]
 		case rest[0].quoted && spec.Target == action.OptionalTarget: // screenshot "a/b.png"
 		case rest[0].quoted || strings.Contains(rest[0].val, "/") || !selectorLike(rest[0].val):
 			return err

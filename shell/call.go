@@ -43,7 +43,7 @@ func init() {
 		"pwd":    {(*call).pwd, "pwd", "print the working folder"},
 		"tree":   {(*call).tree, "tree [DEPTH] [PATH]", "print a folder as tree text, DEPTH levels deep"},
 		"cat":    {(*call).cat, "cat PATH…", "every property of a node: role, name, description, value, states, href, id, box"},
-		"grep":   {(*call).grep, "grep [-r] [-i] [-v] PATTERN [PATH]", "filter lines piped in, or list the nodes of a folder (-r: at any depth) whose line matches"},
+		"grep":   {(*call).grep, "grep [-r] [-i] [-v] [-c] [-e PATTERN] PATTERN [PATH]", "filter lines piped in, or list the nodes of a folder (-r: at any depth) whose line matches; -c counts them"},
 		"find":   {(*call).find, "find [PATH] SELECTOR | find at X,Y", "list the nodes under PATH a selector matches, with refs; or the node at a point"},
 		"text":   {(*call).text, "text [PATH]", "the text of a folder, as markdown"},
 		"head":   {(*call).head, "head [-n N]", "the first N lines piped in (10)"},

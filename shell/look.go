@@ -283,7 +283,8 @@ func (c *call) properties(l loc) []string {
 	out := []string{"path: " + v.pathOf(l)}
 	add := func(k, val string) {
 		if val != "" {
-			out = append(out, k+": "+val)
+			// One line per property: a line break in a value is written \n.
+			out = append(out, k+": "+strings.NewReplacer("\\", "\\\\", "\n", "\\n", "\r", "\\r").Replace(val))
 		}
 	}
 	switch l.at {
@@ -323,9 +324,12 @@ func (c *call) properties(l loc) []string {
 }
 
 func (c *call) grep() error {
-	fl, args, err := c.flags("-r", "-i", "-v")
+	fl, args, err := c.flags("-r", "-i", "-v", "-c", "-e=")
 	if err != nil {
 		return err
+	}
+	if e, ok := fl["-e"]; ok {
+		args = append([]arg{{val: e, raw: e}}, args...)
 	}
 	if len(args) == 0 || len(args) > 2 {
 		return fmt.Errorf("usage: %s", builtins["grep"].usage)
@@ -333,6 +337,7 @@ func (c *call) grep() error {
 	_, rec := fl["-r"]
 	_, fold := fl["-i"]
 	_, invert := fl["-v"]
+	_, count := fl["-c"]
 	re, err := pattern(args[0].val, fold)
 	if err != nil {
 		return err
@@ -340,10 +345,17 @@ func (c *call) grep() error {
 	keep := func(s string) bool { return re.MatchString(s) != invert }
 	if c.in != nil && len(args) == 1 {
 		lines, _ := c.input()
+		n := 0
 		for _, l := range lines {
 			if keep(l) {
-				c.println(l)
+				n++
+				if !count {
+					c.println(l)
+				}
 			}
+		}
+		if count {
+			c.println(strconv.Itoa(n))
 		}
 		return nil
 	}
@@ -376,6 +388,10 @@ func (c *call) grep() error {
 			}
 		}
 		walk(root)
+		if count {
+			c.println(strconv.Itoa(len(hits)))
+			continue
+		}
 		c.sh.sess.Mint(hits...)
 		for _, h := range hits {
 			c.println(tree.Line(h))
@@ -425,6 +441,9 @@ func (c *call) find() error {
 	raws := make([]string, len(args))
 	for i, a := range args {
 		raws[i] = a.raw
+		if a.quoted && selectorLike(a.val) {
+			raws[i] = a.val // a quoted selector: find 'role:form >> role:button'
+		}
 	}
 	sel, err := selector.Parse(strings.Join(raws, " "))
 	if err != nil {

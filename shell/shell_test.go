@@ -52,6 +52,9 @@ func TestActing(t *testing.T) {
 		"cd /tab1; cat status",
 		"click role:link",
 		"click 'form:Login/button:Sign in' extra",
+		"find 'role:form >> role:button'",
+		"cd /tab1; click 'role:form >> role:checkbox'",
+		"grep -rc box",
 	)
 	goldentest.Check(t, "testdata/acting.golden", got)
 }
