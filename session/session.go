@@ -240,6 +240,9 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	if err != nil {
 		return nil, err
 	}
+	if target, err = formField(a, target); err != nil {
+		return nil, err
+	}
 	to, err := s.resolveWhole(ctx, st, a.To)
 	if err != nil {
 		return nil, fmt.Errorf("drop target: %w", err)
@@ -331,6 +334,27 @@ func (s *Session) readAs(ctx context.Context, full bool) (*tree.Snapshot, error)
 // actionable checks what the tree already knows: input to a disabled
 // control, typing into a read-only one. The source checks the rest
 // (visible, stable, not covered) at the point of action.
+// formField is where keys pressed "on a form" go: its first enabled
+// field. `submit FORM` (press Enter) then submits the form as a person
+// would, through the browser's default button; a form element itself
+// takes no focus.
+func formField(a action.Action, n *tree.Node) (*tree.Node, error) {
+	if a.Kind != action.Press || n == nil || n.Role != "form" {
+		return n, nil
+	}
+	f := tree.Find(n, func(x *tree.Node) bool {
+		switch x.Role {
+		case "textbox", "searchbox", "combobox", "spinbutton":
+			return !x.States.Has(tree.Disabled)
+		}
+		return false
+	})
+	if f == nil {
+		return nil, &ActionError{Kind: a.Kind, Node: tree.Line(n), Reason: "it has no field to press keys in: click its button instead"}
+	}
+	return f, nil
+}
+
 func actionable(a action.Action, n *tree.Node) error {
 	if n == nil {
 		return nil

@@ -7,7 +7,6 @@ import (
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/selector"
-	"github.com/canopy-dev/canopy/tree"
 )
 
 // act runs an action of the action table, named as its step: the words
@@ -60,11 +59,6 @@ func (c *call) act(preset action.Action) error {
 	a := steps[0]
 	if !viaPath {
 		if a.Target, err = c.scoped(a.Target); err != nil {
-			return err
-		}
-	}
-	if preset.Kind == action.Press && preset.Keys != "" && a.Target != "" {
-		if a.Target, err = c.field(a.Target); err != nil { // submit on a form
 			return err
 		}
 	}
@@ -145,38 +139,6 @@ func (c *call) scoped(target string) (string, error) {
 		return target, nil
 	}
 	return here.node.Ref + " >> (" + target + ")", nil
-}
-
-// field is where submit presses Enter: the target itself, or, for a form,
-// its first field (the browser then submits the form as a person pressing
-// Enter would, through its default button).
-func (c *call) field(target string) (string, error) {
-	v, err := c.view()
-	if err != nil {
-		return "", err
-	}
-	sel, err := selector.Parse(target)
-	if err != nil {
-		return "", err
-	}
-	n, _, err := selector.Resolve([]*tree.Snapshot{v.snap}, sel)
-	if err != nil || n.Role != "form" {
-		return target, nil // the executor says what is wrong, if anything
-	}
-	f := tree.Find(n, func(x *tree.Node) bool {
-		switch x.Role {
-		case "textbox", "searchbox", "combobox", "spinbutton":
-			return !x.States.Has(tree.Disabled)
-		}
-		return false
-	})
-	if f == nil {
-		return "", fmt.Errorf("form %q has no field to press Enter in: click its button instead", n.Name)
-	}
-	if c.sh.sess.Mint(f); f.Ref == "" {
-		return "", fmt.Errorf("form %q: its first field cannot be named by a ref", n.Name)
-	}
-	return f.Ref, nil
 }
 
 // saveImage writes a screenshot where the step says, or to a new file in

@@ -160,3 +160,27 @@ func TestEachTab(t *testing.T) {
 		t.Errorf("cd between tabs: %q", out)
 	}
 }
+
+// TestSubmitEverywhere: submit on a form presses Enter in its first field
+// in the executor, so a step and a library call submit as the shell does.
+func TestSubmitEverywhere(t *testing.T) {
+	e := newEnv(t, "/login.html", canopy.Config{})
+	steps, err := action.ParseSteps(`type role:textbox name:Email "ada@example.com"; type role:textbox name:Password "pw"; submit role:form name:Login`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last string
+	for _, st := range steps {
+		r, err := e.sess.Run(e.ctx, st)
+		if err != nil {
+			t.Fatalf("%s: %v", st, err)
+		}
+		last = r.Text
+	}
+	if !strings.Contains(last, `"Welcome back, ada@example.com!"`) {
+		t.Errorf("submit role:form: %q", last)
+	}
+	if _, err := e.try("cd /tab1; submit 'paragraph:Use your work account.'"); err == nil {
+		t.Errorf("submit on a paragraph was not refused")
+	}
+}
