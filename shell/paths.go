@@ -93,6 +93,7 @@ func (v *view) tabList() ([]tabEntry, error) {
 				h := *p.Page
 				v.tabs = append(v.tabs, tabEntry{n: n, line: h.Line() + " current", current: true})
 			}
+			sort.Slice(v.tabs, func(i, j int) bool { return v.tabs[i].n < v.tabs[j].n })
 		}
 		return v.tabs, nil
 	}
@@ -234,15 +235,6 @@ func join(segsLeafFirst []string) string {
 		b.WriteString(segsLeafFirst[i])
 	}
 	return b.String()
-}
-
-// rel is a loc's path relative to the folder from, when it lies inside it.
-func (v *view) rel(l loc, from string) string {
-	p := v.pathOf(l)
-	if from != "/" && strings.HasPrefix(p, from+"/") {
-		return p[len(from)+1:]
-	}
-	return p
 }
 
 // split cuts an absolute or relative path into clean segments.
