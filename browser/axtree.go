@@ -22,8 +22,11 @@ type axDoc struct {
 	root   *accessibility.Node
 	dom    *domFacts // the facts of the document's target; may be nil
 	dx, dy float64   // offset from the document's coordinates to the page's
-	// unread counts children a partial read left out, by parent.
-	unread map[accessibility.NodeID]int
+	// partial says the document was read on demand: a child a node lists
+	// but byID lacks is unread (an elision), not an error. unread has the
+	// unread children the read saw as nodes.
+	partial bool
+	unread  map[accessibility.NodeID]*accessibility.Node
 }
 
 func newAXDoc(tid target.ID, frame cdp.FrameID, nodes []*accessibility.Node) *axDoc {
@@ -66,13 +69,18 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 		return nil
 	}
 	var kids []*tree.Node
+	var gap *tree.Node // the unread children since the last one read
 	for _, id := range n.ChildIDs {
-		if c := d.byID[id]; c != nil {
+		c := d.byID[id]
+		if c != nil {
+			gap = nil
 			kids = append(kids, d.convert(c, graft)...)
+			continue
 		}
-	}
-	if u := d.unread[n.NodeID]; u > 0 {
-		kids = append(kids, &tree.Node{Role: tree.RoleUnread, Unread: u})
+		if !d.partial || isText(n) {
+			continue // a text's inline text boxes are never shown
+		}
+		d.addUnread(&gap, &kids, id)
 	}
 	if n.Ignored {
 		if dn := d.domNode(n.BackendDOMNodeID); dn != nil && dn.block {
@@ -124,6 +132,29 @@ func (d *axDoc) convert(n *accessibility.Node, graft grafter) []*tree.Node {
 		t.Hint = dn.hint() // never its place: a name must not shift when the page moves
 	}
 	return []*tree.Node{t}
+}
+
+// addUnread counts child id in the placeholder of the run of unread
+// children it belongs to, starting one in kids when *gap is nil.
+func (d *axDoc) addUnread(gap **tree.Node, kids *[]*tree.Node, id accessibility.NodeID) {
+	c := d.unread[id]
+	kind := ""
+	if c != nil && !c.Ignored {
+		kind = chromeRole(c)
+	}
+	if *gap == nil {
+		*gap = &tree.Node{Role: tree.RoleUnread, Name: kind}
+		*kids = append(*kids, *gap)
+	} else if (*gap).Name != kind {
+		(*gap).Name = ""
+	}
+	g := *gap
+	g.Unread++
+	if c != nil {
+		if k := d.key(c.BackendDOMNodeID); k != "" {
+			g.UnreadKeys = append(g.UnreadKeys, k)
+		}
+	}
 }
 
 func (d *axDoc) domNode(id cdp.BackendNodeID) *domNode {

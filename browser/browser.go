@@ -107,8 +107,8 @@ type Options struct {
 	DriftCheck bool
 	// OnDemandElements is the size, in elements, above which a budgeted
 	// snapshot reads a document on demand, as far as it can show, rather
-	// than whole (default 20,000). An action whose selector matches
-	// nothing in the part read reads the page whole and looks again.
+	// than whole (default 2,000; see partial.go). An action whose selector
+	// matches nothing in the part read looks for it in the rest.
 	OnDemandElements int
 }
 
@@ -170,7 +170,7 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 		downloadDir: opt.DownloadDir, askDownloads: opt.AskDownloads && opt.CDP == "", headless: opt.CDP == "" && !opt.Headful,
 		noDisplay: opt.CDP == "" && displayless(opt.Env), driftCheck: opt.DriftCheck, onDemand: opt.OnDemandElements}
 	if b.onDemand <= 0 {
-		b.onDemand = largeDocElements
+		b.onDemand = onDemandElements
 	}
 	if b.refs == nil {
 		b.refs = tree.NewRefs()

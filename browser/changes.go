@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -148,8 +149,20 @@ func usedFacts(facts map[cdp.BackendNodeID]*domNode, nodes []*accessibility.Node
 // region's old subtree goes, its fresh nodes and its ancestors' come in.
 // The result is the nodes reachable from the root, or an error when a
 // node refers to a child no read returned.
-func splice(kept []*accessibility.Node, regions []*region) ([]*accessibility.Node, error) {
+//
+// In a frame read on demand (partial), a child the kept nodes listed but
+// the read left out stays unread, and a region inside the unread part is
+// left out: the part stays unread (outside).
+func splice(kept []*accessibility.Node, regions []*region, partial bool) ([]*accessibility.Node, error) {
 	byID := make(map[accessibility.NodeID]*accessibility.Node, len(kept))
+	for _, n := range kept {
+		byID[n.NodeID] = n
+	}
+	var known map[accessibility.NodeID]bool
+	if partial {
+		known = listed(kept)
+		regions = slices.DeleteFunc(slices.Clone(regions), func(r *region) bool { return outside(r, byID, known) })
+	}
 	byDOM := map[cdp.BackendNodeID][]accessibility.NodeID{}
 	roots := map[cdp.BackendNodeID]bool{}
 	for _, r := range regions {
@@ -158,11 +171,11 @@ func splice(kept []*accessibility.Node, regions []*region) ([]*accessibility.Nod
 		}
 	}
 	for _, n := range kept {
-		byID[n.NodeID] = n
 		if roots[n.BackendDOMNodeID] {
 			byDOM[n.BackendDOMNodeID] = append(byDOM[n.BackendDOMNodeID], n.NodeID)
 		}
 	}
+	was := maps.Clone(byID)
 	var drop func(id accessibility.NodeID)
 	drop = func(id accessibility.NodeID) {
 		n := byID[id]
@@ -190,7 +203,11 @@ func splice(kept []*accessibility.Node, regions []*region) ([]*accessibility.Nod
 	}
 	for _, r := range regions {
 		for _, n := range r.rel {
-			byID[n.NodeID] = once(n)
+			// Read on demand, a relative the read left out (a sibling)
+			// stays out: its children were never listed.
+			if !partial || was[n.NodeID] != nil || !known[n.NodeID] {
+				byID[n.NodeID] = once(n)
+			}
 		}
 	}
 	var root *accessibility.Node
@@ -215,8 +232,8 @@ func splice(kept []*accessibility.Node, regions []*region) ([]*accessibility.Nod
 		for _, id := range n.ChildIDs {
 			c := byID[id]
 			if c == nil {
-				if strings.HasPrefix(string(id), "-") {
-					continue // an inline text box: renumbered on every read, never shown
+				if strings.HasPrefix(string(id), "-") || known[id] && !isText(n) {
+					continue // an inline text box (renumbered on every read, never shown), or unread
 				}
 				return errWhole("a node outside the changed parts changed")
 			}
@@ -230,6 +247,46 @@ func splice(kept []*accessibility.Node, regions []*region) ([]*accessibility.Nod
 		return nil, err
 	}
 	return out, nil
+}
+
+// listed returns the ids of every child the nodes list, read or not.
+func listed(nodes []*accessibility.Node) map[accessibility.NodeID]bool {
+	out := map[accessibility.NodeID]bool{}
+	for _, n := range nodes {
+		for _, id := range n.ChildIDs {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+// outside reports whether a region re-read in a frame read on demand lies
+// in the part the read left out: its top node was not read, and either
+// was listed as a child (it was there, unread) or hangs below a node not
+// read. A node added since, under a node read, is not outside; nor is a
+// part read because it was looked for (reveal.go).
+func outside(r *region, read map[accessibility.NodeID]*accessibility.Node, known map[accessibility.NodeID]bool) bool {
+	if r.revealed {
+		return false
+	}
+	var top *accessibility.Node
+	if r.shallow {
+		for _, n := range r.rel {
+			if n.BackendDOMNodeID == r.root {
+				top = n
+				break
+			}
+		}
+	} else if len(r.ax) > 0 {
+		top = r.ax[0]
+	}
+	if top == nil || read[top.NodeID] != nil {
+		return false
+	}
+	if known[top.NodeID] {
+		return true
+	}
+	return read[top.ParentID] == nil
 }
 
 // once returns n with each child listed once, where it is listed last.
@@ -347,17 +404,25 @@ func (b *Browser) update(ctx context.Context, t *tab, s *chromedp.Target, k *kep
 	if t.watch.changes.structural.Load() != k.structural {
 		return nil, st, errWhole("the page navigated, or its frames changed")
 	}
+	// Any change may move boxes outside the parts re-read, even where a
+	// part's own box stays (flex and grid siblings, table columns), and
+	// an action with no mutation at all may start a transition.
+	return b.splicedTree(ctx, t, k, regions, start, begin, true)
+}
+
+// splicedTree answers a read with the kept tree k and the regions re-read
+// spliced into it, and keeps the result as read at start. stale says boxes
+// outside the regions may have moved since k's whole read.
+func (b *Browser) splicedTree(ctx context.Context, t *tab, k *keptTree, regions []*region, start readStart, begin time.Time, stale bool) (*tree.Snapshot, Stats, error) {
+	var st Stats
 	main := k.frames[0]
-	nodes, err := splice(k.raw.docs[main.id], regions)
+	unread, partial := k.raw.partial[main.id]
+	nodes, err := splice(k.raw.docs[main.id], regions, partial)
 	if err != nil {
 		return nil, st, err
 	}
 	old := k.raw.dom[main.target]
 	facts := &domFacts{nodes: maps.Clone(old.nodes), docs: old.docs}
-	// Any change may move boxes outside the parts re-read, even where a
-	// part's own box stays (flex and grid siblings, table columns), and
-	// an action with no mutation at all may start a transition.
-	stale := true
 	for _, r := range regions {
 		maps.Copy(facts.nodes, r.facts)
 	}
@@ -367,7 +432,10 @@ func (b *Browser) update(ctx context.Context, t *tab, s *chromedp.Target, k *kep
 	raw := &fetched{
 		docs: map[cdp.FrameID][]*accessibility.Node{main.id: nodes}, errs: map[cdp.FrameID]error{},
 		owners: map[cdp.FrameID]cdp.BackendNodeID{}, dom: map[target.ID]*domFacts{main.target: facts},
-		unread: map[cdp.FrameID]map[accessibility.NodeID]int{},
+		partial: map[cdp.FrameID]map[accessibility.NodeID]*accessibility.Node{},
+	}
+	if partial {
+		raw.partial[main.id] = unread
 	}
 	st.CDPTime = time.Since(begin)
 	b.log.Debug("incremental read", "regions", len(regions), "cdp", st.CDPTime)

@@ -48,7 +48,7 @@ func TestSplice(t *testing.T) {
 		{root: 6, shallow: true, rel: []*accessibility.Node{ax("6", 6, "2", "9", "7"), ax("2", 2, "1", "6", "3", "6"), ax("1", 1, "", "2")}},
 		{root: 9, ax: []*accessibility.Node{ax("9", 9, "6")}, rel: []*accessibility.Node{ax("9", 9, "6"), ax("6", 6, "2", "9", "9", "7")}},
 	}
-	got, err := splice(kept, regions)
+	got, err := splice(kept, regions, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestSplice(t *testing.T) {
 	// 7's subtree was not re-read, and now names a child nobody returned.
 	regions = append(regions, &region{root: 7, shallow: true, rel: []*accessibility.Node{ax("7", 7, "6", "10")}})
 	var w errWhole
-	if _, err := splice(kept, regions); !errors.As(err, &w) {
+	if _, err := splice(kept, regions, false); !errors.As(err, &w) {
 		t.Errorf("a child no read returned: %v, want a whole read", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/inspector"
@@ -204,8 +205,8 @@ func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, f
 	switch {
 	case start.err != nil:
 		why = "the page could not be probed"
-	case len(f.unread) > 0:
-		why = "the page is read on demand"
+	case len(f.partial) > 0 && f.dom[frames[0].target] == nil:
+		why = "a large page is read on demand"
 	case len(snap.Header.Notes) > 0:
 		why = "the read left notes"
 	default:
@@ -236,6 +237,10 @@ func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, f
 	}
 }
 
+// partial reports whether the kept tree was read on demand: a full read
+// cannot use it.
+func (k *keptTree) partial() bool { return len(k.raw.partial) > 0 }
+
 // reuse answers a read with the kept tree: the same nodes and refs, the
 // header's tab number as it is now.
 func (b *Browser) reuse(k *keptTree) (*tree.Snapshot, Stats) {
@@ -260,6 +265,9 @@ func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tre
 	t := b.curTab()
 	k := b.keptTree(t)
 	still := k != nil && t.watch != nil && t.watch.changes.n.Load() == k.gen
+	if k != nil && k.partial() {
+		opt.like = k // compare the same part of the page
+	}
 	fresh, st, err := b.read(ctx, opt, false)
 	if err != nil {
 		return nil, st, err
@@ -278,6 +286,47 @@ func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tre
 	st.Checked = true
 	st.Reused, st.Regions, st.Stale = kst.Reused, kst.Regions, kst.Stale
 	return fresh, st, nil
+}
+
+// project cuts a whole read down to the part of the page a kept tree read
+// on demand holds, for the drift check: a node stays when the kept tree
+// read it, or when it is new (listed by no node the kept tree read), and
+// its parent stays. A node the kept tree left unread stays out, and the
+// kept tree's placeholders say so again.
+func project(f *fetched, frame cdp.FrameID, k *keptTree) {
+	main := k.frames[0]
+	if main.id != frame || f.docs[frame] == nil {
+		return
+	}
+	kept := k.raw.docs[main.id]
+	read := make(map[accessibility.NodeID]bool, len(kept))
+	for _, n := range kept {
+		read[n.NodeID] = true
+	}
+	known := listed(kept)
+	byID := map[accessibility.NodeID]*accessibility.Node{}
+	var root *accessibility.Node
+	for _, n := range f.docs[frame] {
+		byID[n.NodeID] = n
+		if n.ParentID == "" {
+			root = n
+		}
+	}
+	var out []*accessibility.Node
+	var walk func(n *accessibility.Node)
+	walk = func(n *accessibility.Node) {
+		out = append(out, n)
+		for _, id := range n.ChildIDs {
+			if c := byID[id]; c != nil && (read[id] || !known[id]) {
+				walk(c)
+			}
+		}
+	}
+	if root != nil {
+		walk(root)
+	}
+	f.docs[frame] = out
+	f.partial[frame] = k.raw.partial[main.id]
 }
 
 // firstDifference shows where two texts part: the lines around the first

@@ -141,6 +141,23 @@ const mutateJS = `((kind, r, cross) => {
 // again after that with the drift check on: every time the kept tree
 // answers, a fresh read must print the same.
 func TestDriftCheck(t *testing.T) {
+	pages := []string{"/widgets.html", "/todo.html", "/frames.html", "/dashboard.html", "/login.html"}
+	driftRounds(t, pages, 20)
+}
+
+// TestDriftCheckOnDemand is TestDriftCheck on pages read on demand (the
+// rows past the first hundred are not read): most changes land in the part
+// not read, some in the part read, and actions look up rows in the rest.
+func TestDriftCheckOnDemand(t *testing.T) {
+	if n := driftRounds(t, []string{"/grid.html", "/table.html"}, 3); n == 0 {
+		t.Error("no read checked was of a page read on demand")
+	}
+}
+
+// driftRounds runs seeds rounds of random changes over pages with the drift
+// check on, and fails unless the kept tree answered both as it was and
+// updated. It returns how many reads checked were of a page read on demand.
+func driftRounds(t *testing.T, pages []string, seeds uint64) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	b, err := New(ctx, Options{DriftCheck: true})
 	cancel()
@@ -149,10 +166,9 @@ func TestDriftCheck(t *testing.T) {
 	}
 	defer b.Close()
 	kinds := []string{"insert", "remove", "move", "attribute", "text", "property", "focus", "shadow", "frame", "cross", "scroll", "box", "modal"}
-	pages := []string{"/widgets.html", "/todo.html", "/frames.html", "/dashboard.html", "/login.html"}
-	reused, updated := 0, 0
+	reused, updated, partial := 0, 0, 0
 	whyWhole := map[string]int{}
-	for seed := range uint64(20) {
+	for seed := range seeds {
 		rng := rand.New(rand.NewPCG(seed, 17))
 		page := pages[seed%uint64(len(pages))]
 		load(t, b, page)
@@ -167,13 +183,16 @@ func TestDriftCheck(t *testing.T) {
 			did = append(did, js[string](t, b, expr))
 			for range 2 {
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				_, st, err := b.Snapshot(ctx, SnapshotOptions{})
+				snap, st, err := b.Snapshot(ctx, SnapshotOptions{})
 				cancel()
 				if err != nil {
 					t.Fatalf("seed %d on %s after %v: %v", seed, page, did, err)
 				}
 				if st.Reread != "" {
 					whyWhole[st.Reread]++
+				}
+				if st.Checked && strings.Contains(tree.Format(snap, tree.Options{Full: true}), "not read") {
+					partial++
 				}
 				switch {
 				case st.Checked && st.Regions > 0:
@@ -187,7 +206,8 @@ func TestDriftCheck(t *testing.T) {
 	if reused == 0 || updated == 0 {
 		t.Errorf("the kept tree answered %d reads as it was and %d updated: the check checked too little", reused, updated)
 	}
-	t.Logf("%d reads answered by the kept tree as it was, %d by it updated, each checked; read whole because %v", reused, updated, whyWhole)
+	t.Logf("%d reads answered by the kept tree as it was, %d by it updated, each checked (%d read on demand); read whole because %v", reused, updated, partial, whyWhole)
+	return partial
 }
 
 // TestOnDemandTarget: on a page read on demand, an action whose selector

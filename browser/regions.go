@@ -23,13 +23,15 @@ import (
 // region is one re-read part: its root element, the accessibility nodes of
 // its subtree, of its ancestors, siblings and children, and its elements'
 // DOM facts. A shallow region is its root's own node and list of children
-// only: ax and facts are empty.
+// only: ax and facts are empty. A revealed region is a part a read on
+// demand had left out, read because an action looked for it (reveal.go).
 type region struct {
-	root    cdp.BackendNodeID
-	shallow bool
-	ax      []*accessibility.Node
-	rel     []*accessibility.Node
-	facts   map[cdp.BackendNodeID]*domNode
+	root     cdp.BackendNodeID
+	shallow  bool
+	revealed bool
+	ax       []*accessibility.Node
+	rel      []*accessibility.Node
+	facts    map[cdp.BackendNodeID]*domNode
 }
 
 // parentJS is called on an element: its parent element.

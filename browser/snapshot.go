@@ -64,6 +64,9 @@ type SnapshotOptions struct {
 	// a change elsewhere may have moved; with Boxes such a tree is read
 	// whole. Actions at a point need it; text and diffs do not.
 	Boxes bool
+	// like, for the drift check of a kept tree read on demand, reads the
+	// page whole and keeps the nodes that tree read (kept.go's project).
+	like *keptTree
 }
 
 // Snapshot reads the current tab — every frame, in-process or not, and every
@@ -98,7 +101,7 @@ func (b *Browser) read(ctx context.Context, opt SnapshotOptions, reuse bool) (*t
 	t := b.curTab()
 	start := b.startRead(ctx, t, tab)
 	reread := ""
-	if k := b.keptTree(t); reuse && k != nil && !(opt.Boxes && k.stale) {
+	if k := b.keptTree(t); reuse && k != nil && !(opt.Boxes && k.stale) && !(opt.Full && k.partial()) {
 		if k.unchanged(start) {
 			snap, kst := b.reuse(k)
 			if b.driftCheck {
@@ -133,7 +136,10 @@ func (b *Browser) read(ctx context.Context, opt SnapshotOptions, reuse bool) (*t
 	if err != nil {
 		return nil, st, err
 	}
-	fetched := b.fetch(ctx, frames, opt.Full)
+	fetched := b.fetch(ctx, frames, opt.Full || opt.like != nil)
+	if opt.like != nil {
+		project(fetched, frames[0].id, opt.like)
+	}
 	st.CDPTime = time.Since(begin)
 	if err := ctx.Err(); err != nil {
 		return nil, st, fmt.Errorf("snapshot interrupted: %w", err)
@@ -182,7 +188,9 @@ type fetched struct {
 	// owner's border box: the owner's border widths (frameBorder).
 	borders map[cdp.FrameID]offset
 	dom     map[target.ID]*domFacts
-	unread  map[cdp.FrameID]map[accessibility.NodeID]int // partial reads
+	// partial has the frames read on demand (partial.go), with the
+	// children seen but not read.
+	partial map[cdp.FrameID]map[accessibility.NodeID]*accessibility.Node
 	notes   []string
 }
 
@@ -195,25 +203,25 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		owners:  map[cdp.FrameID]cdp.BackendNodeID{},
 		borders: map[cdp.FrameID]offset{},
 		dom:     map[target.ID]*domFacts{},
-		unread:  map[cdp.FrameID]map[accessibility.NodeID]int{},
+		partial: map[cdp.FrameID]map[accessibility.NodeID]*accessibility.Node{},
 	}
 	main := frames[0]
-	var large *docSize
+	var size *docSize
 	if !full {
-		if d, err := measureDoc(ctx, main.session); err == nil && d.large(b.onDemand) {
-			large = &d
+		if d, err := measureDoc(ctx, main.session); err == nil && d.onDemand(b.onDemand) {
+			size = &d
 		}
 	}
 	var wg sync.WaitGroup
 	seen := map[target.ID]bool{}
-	if large != nil {
+	if size != nil && size.large() {
 		// The DOM snapshot of a large page costs seconds too (minutes
 		// for a lot of text); its click evidence and bounds are skipped.
 		seen[main.target] = true
 	}
 	for _, fr := range frames {
-		if fr == main && large != nil {
-			wg.Go(func() { f.readLarge(ctx, fr, *large) })
+		if fr == main && size != nil {
+			wg.Go(func() { f.readOnDemand(ctx, fr, *size) })
 		} else {
 			wg.Go(func() { f.readFull(ctx, fr) })
 		}
@@ -257,21 +265,30 @@ func (f *fetched) readFull(ctx context.Context, fr *frameInfo) {
 	f.record(fr.id, res.Nodes, nil, err)
 }
 
-// readLarge reads a large frame's AX tree on demand.
-func (f *fetched) readLarge(ctx context.Context, fr *frameInfo, size docSize) {
-	p, err := readPartial(ctx, fr.session, fr.id)
+// readOnDemand reads a frame's AX tree on demand (partial.go): within
+// what a budgeted snapshot shows, or more of a large page, whose header
+// says so.
+func (f *fetched) readOnDemand(ctx context.Context, fr *frameInfo, size docSize) {
+	lim := budgetLimits
+	if size.large() {
+		lim = largeLimits
+	}
+	p, err := readPartial(ctx, fr.session, fr.id, lim)
 	if err != nil {
 		f.record(fr.id, nil, nil, err)
 		return
 	}
 	f.record(fr.id, p.nodes, p.unread, nil)
-	f.mu.Lock()
-	f.notes = append(f.notes, fmt.Sprintf("large page: %s, read on demand; --full reads all", size))
-	f.mu.Unlock()
+	if size.large() {
+		f.mu.Lock()
+		f.notes = append(f.notes, fmt.Sprintf("large page: %s, read on demand; --full reads all", size))
+		f.mu.Unlock()
+	}
 }
 
 // record stores one frame's nodes, or the error that kept them away.
-func (f *fetched) record(id cdp.FrameID, nodes []*accessibility.Node, unread map[accessibility.NodeID]int, err error) {
+// unread is non-nil for a frame read on demand.
+func (f *fetched) record(id cdp.FrameID, nodes []*accessibility.Node, unread map[accessibility.NodeID]*accessibility.Node, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err != nil {
@@ -280,7 +297,7 @@ func (f *fetched) record(id cdp.FrameID, nodes []*accessibility.Node, unread map
 	}
 	f.docs[id] = nodes
 	if unread != nil {
-		f.unread[id] = unread
+		f.partial[id] = unread
 	}
 }
 
@@ -317,7 +334,7 @@ func (b *Browser) assemble(frames []*frameInfo, f *fetched, st *Stats) *tree.Sna
 		nodes := f.docs[fr.id]
 		st.AXNodes += len(nodes)
 		d := newAXDoc(fr.target, fr.id, nodes)
-		d.unread = f.unread[fr.id]
+		d.unread, d.partial = f.partial[fr.id]
 		d.dom = f.dom[fr.target]
 		if d.dom != nil && fr != main {
 			// A child document scrolled inside its frame shows its

@@ -31,6 +31,10 @@ func (d *differ) result() Diff {
 			}
 			continue
 		}
+		if unreadIn(in.node, b.unread) {
+			i = in.end // it came into the part read, or is an elision: no change
+			continue
+		}
 		// A topmost added node (its parent matched, or the walk would have
 		// skipped it), and the added siblings right after it.
 		c := Change{Op: Added, Node: in.node, Subject: tree.Line(in.node), In: a.anchorRef(i)}
@@ -66,8 +70,9 @@ func (d *differ) result() Diff {
 			}
 		}
 		// Not reported inside an added subtree: that prints as it is now;
-		// nor a closed dialog, which its outcome line says.
-		if !a.nodes[b.nodes[in.parent].match].added && !isDialog(in.node) {
+		// nor a closed dialog, which its outcome line says; nor a node that
+		// left the part read.
+		if !a.nodes[b.nodes[in.parent].match].added && !isDialog(in.node) && !unreadIn(in.node, a.unread) {
 			c := Change{Op: Removed, Node: in.node, Subject: tree.Cite(in.node), In: b.anchorRef(i)}
 			out = append(out, keyed{key: d.removedKey(i), sub: int(i), c: c})
 		}
@@ -91,6 +96,14 @@ func (d *differ) result() Diff {
 	diff.Changes = dropDerivedNames(diff.Changes)
 	diff.Changes, diff.blocks = underOutcomes(diff.Changes, blocks)
 	return diff
+}
+
+// unreadBefore reports whether n is a placeholder for children a source
+// did not read, or one of the children another reading's placeholders
+// stand for (unread): in a page read on demand, what is read moves (a row
+// removed above brings the next into the part read), and that is no change.
+func unreadIn(n *tree.Node, unread map[string]bool) bool {
+	return n.Role == tree.RoleUnread || n.Key != "" && unread[n.Key]
 }
 
 // topmost reports whether added node k is printed at the top of its added

@@ -29,6 +29,9 @@ type info struct {
 type side struct {
 	nodes []info
 	byRef map[string]int32
+	// unread has the keys of the nodes the tree's placeholders stand for
+	// (tree.Node.UnreadKeys).
+	unread map[string]bool
 }
 
 func index(root *tree.Node) *side {
@@ -41,6 +44,12 @@ func index(root *tree.Node) *side {
 	walk = func(n *tree.Node, parent, anchor, pos int32) {
 		i := int32(len(s.nodes))
 		s.nodes = append(s.nodes, info{node: n, parent: parent, anchor: anchor, pos: pos, match: -1})
+		for _, k := range n.UnreadKeys {
+			if s.unread == nil {
+				s.unread = map[string]bool{}
+			}
+			s.unread[k] = true
+		}
 		if n.Ref != "" {
 			if _, dup := s.byRef[n.Ref]; !dup {
 				s.byRef[n.Ref] = i

@@ -215,3 +215,33 @@ func bareSafe(v string) bool {
 	}
 	return !strings.Contains(v, "&&") && !strings.Contains(v, "||") && !strings.Contains(v, ">>")
 }
+
+// Wanted returns the one role and the whole name every node the selector
+// matches must have, read from its last step when that is one conjunction
+// holding role:ROLE (one role) and name:NAME; ok is false otherwise. A
+// source that read a page only in part looks such nodes up in the rest
+// (`role:button name:"Edit User 0500"`). The name is as given: the
+// selector compares it ignoring case and spacing, a source's lookup may
+// not, so a lookup that finds nothing proves nothing.
+func (s *Selector) Wanted() (role, name string, ok bool) {
+	steps := s.root.steps
+	if len(steps) == 0 || len(steps[len(steps)-1].conjs) != 1 {
+		return "", "", false
+	}
+	for _, it := range steps[len(steps)-1].conjs[0].items {
+		a, isAtom := it.(*atom)
+		if !isAtom || a.op != opEq {
+			continue
+		}
+		switch {
+		case a.key == keyRole && len(a.roles) == 1:
+			role = a.roles[0]
+		case a.key == keyName:
+			name = a.val
+		}
+	}
+	if role == "" || name == "" {
+		return "", "", false
+	}
+	return role, name, true
+}

@@ -291,3 +291,30 @@ func TestMustParse(t *testing.T) {
 	}()
 	MustParse("role:")
 }
+
+func TestWanted(t *testing.T) {
+	for _, c := range []struct {
+		sel, role, name string
+		ok              bool
+	}{
+		{`role:button name:"Edit User 0500"`, "button", "Edit User 0500", true},
+		{`role:row name~:"42 |" >> role:textbox name:Name`, "textbox", "Name", true},
+		{`role:button name:Save state:enabled`, "button", "Save", true},
+		{`name:Save role:link`, "link", "Save", true},
+		{`role:button name~:Save`, "", "", false},
+		{`role:button`, "", "", false},
+		{`name:Save`, "", "", false},
+		{`role:button name:Save || role:link name:Save`, "", "", false},
+		{`role:button name:Save >> role:link`, "", "", false},
+		{`e12`, "", "", false},
+	} {
+		s, err := Parse(c.sel)
+		if err != nil {
+			t.Fatalf("%s: %v", c.sel, err)
+		}
+		role, name, ok := s.Wanted()
+		if role != c.role || name != c.name || ok != c.ok {
+			t.Errorf("%s: Wanted() = %q, %q, %v; want %q, %q, %v", c.sel, role, name, ok, c.role, c.name, c.ok)
+		}
+	}
+}

@@ -128,16 +128,33 @@ func (s *Session) shownTree(root *tree.Node) {
 	s.shown(b.String())
 }
 
+// A Revealer is a source that may read a view only in part (a page read
+// on demand) and can look nodes up in the rest. Reveal adds the nodes of
+// role whose name is name to its reading and returns the reading then;
+// found says some were there. The executor calls it when an action's
+// target matches nothing in the part read: cheaper than a whole read.
+type Revealer interface {
+	Reveal(ctx context.Context, role, name string) (snap *tree.Snapshot, found bool, err error)
+}
+
 // resolveWhole is resolve for an action's target. On a page read on demand
 // (a tree with unread nodes), a selector that matches nothing in the part
-// read is looked for again in the page read whole: an agent can act on a
+// read is looked for again: first where the source can look its role and
+// name up (Revealer), else in the page read whole. An agent can act on a
 // row it knows is there (`click role:link name:"Edit User 5000"`) though
-// the budgeted snapshot never showed it. It costs a whole read, once.
+// the budgeted snapshot never showed it. A whole read costs seconds on a
+// large page, once.
 func (s *Session) resolveWhole(ctx context.Context, st *step, target string) (*tree.Node, error) {
 	n, err := s.resolve(st.before, target)
 	var none *selector.NoMatchError
 	if err == nil || st.whole || !errors.As(err, &none) || !hasUnread(st.before.Root) {
 		return n, err
+	}
+	if snap := s.reveal(ctx, target); snap != nil {
+		if n, rerr := s.resolve(snap, target); rerr == nil {
+			st.before = snap
+			return n, nil
+		}
 	}
 	whole, rerr := s.readAs(ctx, true)
 	if rerr != nil {
@@ -145,6 +162,33 @@ func (s *Session) resolveWhole(ctx context.Context, st *step, target string) (*t
 	}
 	st.before, st.whole = whole, true
 	return s.resolve(whole, target)
+}
+
+// reveal asks the source to look up the nodes target names in what its
+// reading left out, and returns the reading with them, or nil.
+func (s *Session) reveal(ctx context.Context, target string) *tree.Snapshot {
+	r, ok := s.src.(Revealer)
+	if !ok {
+		return nil
+	}
+	sel, err := selector.Parse(target)
+	if err != nil {
+		return nil
+	}
+	role, name, ok := sel.Wanted()
+	if !ok {
+		return nil
+	}
+	snap, found, err := r.Reveal(ctx, role, name)
+	if err != nil || !found {
+		if err != nil {
+			s.log.Debug("reveal", "target", target, "err", err)
+		}
+		return nil
+	}
+	s.red.tree(snap)
+	s.last = snap
+	return snap
 }
 
 // hasUnread reports whether a tree was read only in part.

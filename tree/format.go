@@ -448,7 +448,11 @@ func (f *formatter) wording() *More {
 // paragraphs of plain text print as a bare quoted string.
 func (f *formatter) line(n *Node) string {
 	if n.Role == RoleUnread {
-		return "… " + strconv.Itoa(n.Unread) + " more items not read (" + f.wording().Whole + ")"
+		kind := "items"
+		if n.Name != "" {
+			kind = pluralRole(n.Name, n.Unread)
+		}
+		return "… " + strconv.Itoa(n.Unread) + " more " + kind + " not read (" + f.wording().Whole + ")"
 	}
 	limit := 0
 	if !f.full {

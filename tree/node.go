@@ -32,9 +32,14 @@ type Node struct {
 	Description string `json:"description,omitempty"`
 	// URL is a link's target, absolute. Not printed in the tree text.
 	URL string `json:"url,omitempty"`
-	// Unread counts children the source did not read (a large page read on
-	// demand); only on a RoleUnread placeholder.
+	// Unread counts children the source did not read (a page read on
+	// demand); only on a RoleUnread placeholder, whose Name is their role
+	// when they share one ("row"), for the elision to say what they are.
 	Unread int `json:"unread,omitempty"`
+	// UnreadKeys, on a RoleUnread placeholder, are the keys of the children
+	// it stands for, where the source knows them: a node that comes into a
+	// later read, or leaves it, is then not taken for added or removed.
+	UnreadKeys []string `json:"-"`
 
 	// Key names the underlying object for the whole session (a DOM node in a
 	// given target, an AT-SPI object path). Refs are keyed by it. Empty for
