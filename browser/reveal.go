@@ -26,6 +26,11 @@ import (
 const (
 	// maxReveal bounds the nodes one lookup adds.
 	maxReveal = 20
+	// maxLookups is how many lookups a document gets. An agent that keeps
+	// working past the part read (editing row after row) is better served
+	// by one whole read, which the tree then keeps: a lookup costs about a
+	// fifth of one on a 1,000-row table.
+	maxLookups = 2
 	// revealTimeout caps the lookup: queryAXTree waits for a rendering
 	// frame, which a tab in the background never gets.
 	revealTimeout = 2 * time.Second
@@ -46,6 +51,13 @@ func (b *Browser) reveal(ctx context.Context, role, name string) (*tree.Snapshot
 	k := b.keptTree(t)
 	if k == nil || !k.partial() || len(k.frames) != 1 {
 		return nil, false, nil
+	}
+	b.mu.Lock()
+	t.lookups++
+	spent := t.lookups > maxLookups
+	b.mu.Unlock()
+	if spent {
+		return nil, false, nil // the executor reads the page whole
 	}
 	main := k.frames[0]
 	kept := k.raw.docs[main.id]

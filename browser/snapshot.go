@@ -411,5 +411,5 @@ func (b *Browser) newDocument(key, url string) {
 	if t.doc != "" {
 		b.refs.Retire(t.doc, "on "+trimScheme(t.docURL)+", which was replaced")
 	}
-	t.doc, t.docURL = key, url
+	t.doc, t.docURL, t.lookups = key, url, 0
 }

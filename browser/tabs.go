@@ -29,6 +29,9 @@ type tab struct {
 	// keptWhy says why the last read was not kept. Under Browser.mu.
 	kept    *keptTree
 	keptWhy string
+	// lookups counts the lookups in the part of doc a read on demand left
+	// out (reveal.go). Under Browser.mu.
+	lookups int
 }
 
 // TabInfo describes a tab for tabs list.
