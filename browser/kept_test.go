@@ -211,18 +211,13 @@ func driftRounds(t *testing.T, pages []string, seeds uint64) int {
 }
 
 // TestOnDemandTarget: on a page read on demand, an action whose selector
-// matches nothing in the part read finds its target in the page read
-// whole, and its reply is the diff of two whole readings.
+// matches nothing in the part read looks its target up in the rest, which
+// joins the kept tree: no whole read, and the reply is an incremental diff.
+// The third lookup on a document reads it whole instead.
 func TestOnDemandTarget(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	b, err := New(ctx, Options{OnDemandElements: 500})
-	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := newBrowser(t)
 	load(t, b, "/grid.html")
-	if text, _ := snap(t, b); strings.Contains(text, "User 0999") || !strings.Contains(text, "not read") {
+	if text, _ := snap(t, b); strings.Contains(text, "User 0999") || !strings.Contains(text, "900 more rows not read") {
 		t.Fatalf("the grid was not read on demand:\n%s", text)
 	}
 	e := &actEnv{t: t, b: b, s: newActSession(b, action.Act)}
@@ -230,11 +225,28 @@ func TestOnDemandTarget(t *testing.T) {
 	if !strings.Contains(r.Text, `+   textbox "Name"`) || strings.Count(r.Text, "\n") > 6 {
 		t.Errorf("the click on row 999 does not show just its edit field:\n%s", r.Text)
 	}
+	if st := b.LastStats(); st.AXNodes > 5000 {
+		t.Errorf("the lookup read the page whole: %d AX nodes", st.AXNodes)
+	}
 	r = e.must(`type role:textbox name:Name "Zed" clear; click role:button name:Save`)
 	if !strings.Contains(r.Text, `"Edit Zed"`) {
 		t.Errorf("the batch's reply does not show the row renamed:\n%s", r.Text)
 	}
 	if got := js[string](t, b, `document.querySelector('tr[data-id="999"] .name').textContent`); got != "Zed" {
 		t.Errorf("row 999's name is %q", got)
+	}
+	r = e.must(`find role:button name:"Delete User 0600"`)
+	if !strings.HasPrefix(r.Text, `button "Delete User 0600" e`) {
+		t.Errorf("find did not look the row up:\n%s", r.Text)
+	}
+	if text, _ := snap(t, b); !strings.Contains(text, "Edit Zed") || !strings.Contains(text, "not read") {
+		t.Errorf("the rows looked up are not in the kept tree, or it is whole:\n%s", text)
+	}
+	e.must(`click role:button name:"Edit User 0700"`)
+	if st := b.LastStats(); st.AXNodes < 10000 {
+		t.Errorf("the third lookup did not read the page whole: %d AX nodes", st.AXNodes)
+	}
+	if text, _ := snap(t, b); strings.Contains(text, "not read") {
+		t.Errorf("after a whole read, the tree still has rows not read:\n%s", text)
 	}
 }

@@ -24,7 +24,8 @@ import (
 // reply is then an incremental read and diff as on any page.
 
 const (
-	// maxReveal bounds the nodes one lookup adds.
+	// maxReveal bounds the nodes one lookup adds; more call for a whole
+	// read (a find over every row).
 	maxReveal = 20
 	// maxLookups is how many lookups a document gets. An agent that keeps
 	// working past the part read (editing row after row) is better served
@@ -82,15 +83,18 @@ func (b *Browser) reveal(ctx context.Context, role, name string) (*tree.Snapshot
 	defer func() {
 		_, _ = cdp.Call(context.WithoutCancel(ctx), s, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: changesGroup})
 	}()
+	var hits []*accessibility.Node
+	for _, h := range res.Nodes {
+		if read[h.NodeID] == nil && h.BackendDOMNodeID != 0 {
+			hits = append(hits, h)
+		}
+	}
+	if len(hits) > maxReveal {
+		return nil, false, nil // more than a lookup adds: the executor reads the page whole
+	}
 	var regions []*region
 	tops := map[cdp.BackendNodeID]bool{}
-	for _, h := range res.Nodes {
-		if len(regions) == maxReveal {
-			break
-		}
-		if read[h.NodeID] != nil || h.BackendDOMNodeID == 0 {
-			continue
-		}
+	for _, h := range hits {
 		top, err := unreadTop(ctx, s, h, read)
 		if err != nil {
 			return nil, false, err

@@ -107,6 +107,10 @@ func (s *Session) find(ctx context.Context, a action.Action) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	if hasUnread(snap.Root) {
+		// A search answers for the whole page, not the part read.
+		snap = s.readMore(ctx, snap, a.Target)
+	}
 	hits := selector.FindHits([]*tree.Snapshot{snap}, sel)
 	if len(hits) == 0 {
 		_, err := s.resolve(snap, a.Target)

@@ -191,6 +191,19 @@ func (s *Session) reveal(ctx context.Context, target string) *tree.Snapshot {
 	return snap
 }
 
+// readMore is a reading of the page that holds what target names beyond
+// snap, a reading of part of it: snap with the nodes the source looked up
+// (Revealer), else the page read whole, else snap as it is.
+func (s *Session) readMore(ctx context.Context, snap *tree.Snapshot, target string) *tree.Snapshot {
+	if more := s.reveal(ctx, target); more != nil {
+		return more
+	}
+	if whole, err := s.readAs(ctx, true); err == nil {
+		return whole
+	}
+	return snap
+}
+
 // hasUnread reports whether a tree was read only in part.
 func hasUnread(root *tree.Node) bool {
 	found := false
