@@ -15,7 +15,9 @@
 // back, after every event the page or app sent before answering. The work
 // the action caused is then reported, and the wait ends a short grace
 // after that, when nothing is in flight — not a whole quiet window after
-// the last event.
+// the last event. A source that also knows the timers the action set (a
+// page's setTimeout) says when the next fires, on its Flushed event: the
+// wait follows such timers, a few at most, and flushes again after each.
 package settle
 
 import (
@@ -69,7 +71,18 @@ type Event struct {
 	// rather than being its effect: the focus moved to the element acted
 	// on. See WaitFlushed.
 	Incidental bool
+	// Timers, on a Flushed event, says the source knows the timers the
+	// action set (a page's setTimeout calls since it began), so the wait
+	// needs no Options.Tail: Due says when the next of them fires.
+	Timers bool
+	// Due, on a Flushed event with Timers, is how long until the next
+	// timer the action set fires (zero: it is due now); NoTimer when none
+	// is pending.
+	Due time.Duration
 }
+
+// NoTimer is an Event.Due that says no timer the action set is pending.
+const NoTimer time.Duration = -1
 
 // Options tune Wait. Zero values take the defaults.
 type Options struct {
@@ -90,8 +103,14 @@ type Options struct {
 	// operation's body after a 35 ms debounce) comes in. A flushed wait
 	// without effects (a no-op) does not wait for it. NoTail (negative)
 	// waits for no tail, except after a window opened (an Opened event),
-	// which gets the default.
+	// which gets the default. A Flushed event that knows the action's
+	// timers (Event.Timers) needs no tail.
 	Tail time.Duration
+	// Follow is how many of the action's timers a wait follows at most
+	// (default 8): it waits for each to fire (Event.Due) and flushes
+	// again. A page whose timers keep setting timers (a polling loop the
+	// action started) does not hold the wait longer.
+	Follow int
 }
 
 // Defaults used when Options leave a field zero.
@@ -101,10 +120,15 @@ const (
 	DefaultMaxBusy = time.Second
 	DefaultGrace   = 5 * time.Millisecond
 	DefaultTail    = 40 * time.Millisecond
+	DefaultFollow  = 8
 	// NoTail is a Tail of none: a source whose round trip proves its
 	// effects in (Options.Tail).
 	NoTail time.Duration = -1
 )
+
+// followSlack is how long after a followed timer is due the next flush
+// starts.
+const followSlack = time.Millisecond
 
 func (o Options) withDefaults() Options {
 	if o.Quiet <= 0 {
@@ -122,6 +146,9 @@ func (o Options) withDefaults() Options {
 	if o.Tail == 0 {
 		o.Tail = DefaultTail
 	}
+	if o.Follow <= 0 {
+		o.Follow = DefaultFollow
+	}
 	return o
 }
 
@@ -138,6 +165,8 @@ type Result struct {
 	// Flushed is true when a flush ended the wait (see [WaitFlushed])
 	// rather than the quiet window.
 	Flushed bool `json:"flushed,omitempty"`
+	// Followed counts the timers the wait waited for (Event.Due).
+	Followed int `json:"followed,omitempty"`
 }
 
 // Wait reads events until the source has been quiet for opt.Quiet with no
@@ -156,9 +185,13 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 // Flushed event that no other event followed, with nothing in flight — the
 // second such event while every event so far was Incidental (an action
 // whose whole effect comes later has shown nothing yet), and no sooner than
-// opt.Tail after the last event that was not; or,
+// opt.Tail after the last event that was not, unless the Flushed event knew
+// the action's timers (Event.Timers); or,
 // like Wait, after opt.Quiet without events (a page that does not answer,
-// a Slow event), or at the cap. A nil flush is Wait.
+// a Slow event), or at the cap. A Flushed event that says a timer the
+// action set is pending (Event.Due) does not end the wait: WaitFlushed
+// waits until the timer is due and flushes again, for opt.Follow timers at
+// most. A nil flush is Wait.
 func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Options) Result {
 	opt = opt.withDefaults()
 	start := time.Now()
@@ -178,11 +211,16 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 	graceTimer := time.NewTimer(time.Hour)
 	graceTimer.Stop()
 	defer graceTimer.Stop()
+	// followTimer runs until a timer the action set is due (Event.Due).
+	followTimer := time.NewTimer(time.Hour)
+	followTimer.Stop()
+	defer followTimer.Stop()
 	pending := false         // a flush was asked for and has not answered
 	covered := false         // a flush answered after the last event
 	effect := false          // an event came that was not incidental
 	var lastEffect time.Time // when the last such event came
 	again := false           // a second round trip was asked for, for want of one
+	timed := false           // the last clean flush knew the action's timers
 	restartQuiet := func() {
 		quietTimer.Reset(opt.Quiet)
 	}
@@ -241,8 +279,17 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 				res.Quiet = true
 				return res
 			}
+		case <-followTimer.C:
+			// The timer is due: flush again, with a quiet window of its
+			// own for the source to answer in.
+			res.Followed++
+			restartQuiet()
+			ask()
 		case <-graceTimer.C:
 			tail := opt.Tail
+			if timed {
+				tail = NoTail
+			}
 			if opened {
 				// A window that just opened sets its focus and first
 				// layout on its own schedule, after its round trip.
@@ -266,13 +313,22 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 				pending = false
 				switch {
 				case flush == nil:
+				case ev.Timers && ev.Due >= 0 && res.Followed < opt.Follow:
+					// A timer the action set fires later: flush again
+					// once it is due. The source answered: the quiet
+					// window runs from then.
+					followTimer.Reset(ev.Due + followSlack)
+					quietTimer.Reset(ev.Due + opt.Quiet)
 				case !effect && !again:
 					// Nothing but the incidental yet: the action's
-					// effect may be a task and a frame away (a timer
-					// that asks for a frame). One more round trip.
+					// effect may be a task and a frame away (two
+					// frames). One more round trip.
+					followTimer.Stop()
 					again = true
 					ask()
 				default:
+					followTimer.Stop()
+					timed = ev.Timers
 					covered = true
 					graceTimer.Reset(opt.Grace)
 				}

@@ -145,6 +145,12 @@ type flusher struct {
 	// after[i] are those it sends after answering.
 	before, after map[int][]Event
 	never         bool // the page never answers
+	// timers says the source knows the action's timers: due[i] is when
+	// the next fires at flush i (none when absent), every is that for
+	// flushes not in due.
+	timers bool
+	due    map[int]time.Duration
+	every  time.Duration
 }
 
 func (f *flusher) flush() {
@@ -154,11 +160,23 @@ func (f *flusher) flush() {
 		f.ev <- e
 	}
 	if !f.never {
-		f.ev <- Event{Kind: Flushed}
+		f.ev <- f.answer(i)
 	}
 	for _, e := range f.after[i] {
 		f.ev <- e
 	}
+}
+
+// answer is the Flushed event of flush i.
+func (f *flusher) answer(i int) Event {
+	if !f.timers {
+		return Event{Kind: Flushed}
+	}
+	due, ok := f.due[i]
+	if !ok {
+		due = f.every
+	}
+	return Event{Kind: Flushed, Timers: true, Due: due}
 }
 
 // TestFlushEndsSooner: a source up to date ends the wait a grace after its
@@ -284,6 +302,51 @@ func TestTail(t *testing.T) {
 		res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: 10 * time.Second, Grace: time.Millisecond, Tail: tc.tail})
 		if took := time.Since(start); !res.Flushed || took < tc.min || took > tc.max {
 			t.Errorf("%s: %+v in %v, want between %v and %v", tc.name, res, took, tc.min, tc.max)
+		}
+	}
+}
+
+// TestFollowTimer: a flush that says a timer the action set is pending
+// does not end the wait: it flushes again once the timer is due, past the
+// quiet window if need be, and then ends without a tail.
+func TestFollowTimer(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		quiet time.Duration
+		due   time.Duration
+	}{
+		{"a short timer", 10 * time.Second, 40 * time.Millisecond},
+		{"a timer past the quiet window", 20 * time.Millisecond, 80 * time.Millisecond},
+	} {
+		f := &flusher{ev: make(chan Event, 16), before: map[int][]Event{0: {{Kind: Mutation}}}, timers: true, due: map[int]time.Duration{0: tc.due}, every: NoTimer}
+		start := time.Now()
+		res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: tc.quiet, Grace: time.Millisecond, Tail: time.Second})
+		if took := time.Since(start); !res.Flushed || res.Followed != 1 || f.asked != 2 || took < tc.due || took > tc.due+500*time.Millisecond {
+			t.Errorf("%s: %+v in %v after %d flushes, want 2 flushes, the second after %v, and no tail", tc.name, res, took, f.asked, tc.due)
+		}
+	}
+}
+
+// TestFollowBounded: a page whose every answer has another timer pending
+// (a loop the action started) is followed Options.Follow times, then the
+// wait ends, far from the cap.
+func TestFollowBounded(t *testing.T) {
+	f := &flusher{ev: make(chan Event, 16), before: map[int][]Event{0: {{Kind: Mutation}}}, timers: true, every: 5 * time.Millisecond}
+	res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: 10 * time.Second, Grace: time.Millisecond, Follow: 3})
+	if !res.Flushed || res.Followed != 3 || f.asked != 4 || res.Waited > time.Second {
+		t.Errorf("endless timers: %+v after %d flushes, want 3 followed", res, f.asked)
+	}
+}
+
+// TestTimersNoTail: a flush that knows the action's timers, none pending,
+// ends the wait a grace after it, whatever the tail; one that does not
+// know them keeps the tail.
+func TestTimersNoTail(t *testing.T) {
+	for _, timers := range []bool{true, false} {
+		f := &flusher{ev: make(chan Event, 16), before: map[int][]Event{0: {{Kind: Mutation}}}, timers: timers, every: NoTimer}
+		res := WaitFlushed(context.Background(), f.ev, f.flush, Options{Quiet: 10 * time.Second, Grace: time.Millisecond, Tail: 150 * time.Millisecond})
+		if tail := res.Waited >= 150*time.Millisecond; !res.Flushed || tail == timers || res.Followed != 0 {
+			t.Errorf("timers known %v: %+v", timers, res)
 		}
 	}
 }
