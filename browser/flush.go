@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
-
-	"github.com/canopy-dev/canopy/settle"
 )
 
 // barrierJS is the round trip of a flush, run in canopy's isolated world
@@ -21,11 +20,14 @@ import (
 // action queued). A hidden page gets no frames: the task alone; frames
 // that do not come within 50 ms are not waited for. chromedp hands the
 // tab's events to the listener in the order the page sent them, so by its
-// answer every event the page sent before it has been seen.
-const barrierJS = `new Promise(done => {
+// answer every event the page sent before it has been seen. Its answer is
+// the page's timers (askTimersJS; %d is how many ms ago the action began).
+var barrierJS = `new Promise(done => {
   try { ` + mutationBinding + `(%q); } catch (e) {}
+  const t0 = performance.now(), ago = %d;
   let went = false;
-  const go = () => { if (!went) { went = true; setTimeout(done, 0); } };
+  const timers = () => (` + askTimersJS + `)(Math.ceil(ago + performance.now() - t0));
+  const go = () => { if (!went) { went = true; setTimeout(() => done(timers()), 0); } };
   if (document.visibilityState !== 'visible') return go();
   requestAnimationFrame(go);
   setTimeout(go, 50);
@@ -36,8 +38,9 @@ const flushPayload = "flush:"
 
 // Flush asks the current tab for round trips (settle.WaitFlushed) until
 // one of them saw the page send nothing between its start and its answer,
-// and reports settle.Flushed then. A failed round trip (the page
-// navigated, or did not answer before the watch stopped) reports nothing.
+// and reports settle.Flushed then, with the timers the action set that
+// are still pending (timers.go). A failed round trip (the page navigated,
+// or did not answer before the watch stopped) reports nothing.
 func (w watcher) Flush() {
 	cur := w.b.curTab()
 	t := chromedpTarget(w.b.tabCtx())
@@ -47,37 +50,42 @@ func (w watcher) Flush() {
 	go func() {
 		for w.w.ctx.Err() == nil {
 			token := w.w.flushStart()
-			if err := cur.watch.barrier(w.w.ctx, t, token); err != nil {
+			pending, err := cur.watch.barrier(w.w.ctx, t, token, time.Since(w.w.start))
+			if err != nil {
 				w.b.log.Debug("settle: flush", "err", err)
 				return
 			}
 			if w.w.flushClean(token) {
-				w.w.send(settle.Event{Kind: settle.Flushed})
+				w.w.send(pending.event())
 				return
 			}
 		}
 	}()
 }
 
-// barrier runs barrierJS in canopy's world of the tab's main frame.
-func (tw *tabWatch) barrier(ctx context.Context, t cdp.Session, token string) error {
-	p := runtime.EvaluateParams{Expression: fmt.Sprintf(barrierJS, token), AwaitPromise: new(true), Silent: new(true)}
+// barrier runs barrierJS in canopy's world of the tab's main frame, for
+// an action that began ago, and returns the page's answer on its timers.
+func (tw *tabWatch) barrier(ctx context.Context, t cdp.Session, token string, ago time.Duration) (pendingTimers, error) {
+	p := runtime.EvaluateParams{
+		Expression:   fmt.Sprintf(barrierJS, token, ago.Milliseconds()),
+		AwaitPromise: new(true), ReturnByValue: new(true), Silent: new(true),
+	}
 	if p.UniqueContextID = tw.worldID(); p.UniqueContextID == "" {
 		// The world's context was not announced (yet): ask for it.
 		w, err := cdp.Call(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(tw.id), WorldName: canopyWorld})
 		if err != nil {
-			return fmt.Errorf("canopy's world: %w", err)
+			return pendingTimers{}, fmt.Errorf("canopy's world: %w", err)
 		}
 		p.ContextID = w.ExecutionContextID
 	}
 	res, err := cdp.Call(ctx, t, runtime.Evaluate, p)
 	if err != nil {
-		return fmt.Errorf("round trip: %w", err)
+		return pendingTimers{}, fmt.Errorf("round trip: %w", err)
 	}
 	if res.ExceptionDetails != nil {
-		return fmt.Errorf("round trip: %s", res.ExceptionDetails.Text)
+		return pendingTimers{}, fmt.Errorf("round trip: %s", res.ExceptionDetails.Text)
 	}
-	return nil
+	return parsePending(res.Result), nil
 }
 
 // flushStart begins a round trip: its token, and the count of events so

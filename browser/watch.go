@@ -277,6 +277,9 @@ func quoteText(s string) string {
 // settler, and outcome lines for the reply.
 type watch struct {
 	events chan settle.Event
+	// start is when the watch began: the action's timers are those set
+	// since (timers.go).
+	start time.Time
 	// ctx ends when the watch does: the flushes' round trips end with it.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -298,7 +301,7 @@ type watch struct {
 
 func newWatch(ctx context.Context, startURL string) *watch {
 	ctx, cancel := context.WithCancel(ctx)
-	return &watch{events: make(chan settle.Event, 4096), ctx: ctx, cancel: cancel, lastURL: startURL}
+	return &watch{events: make(chan settle.Event, 4096), start: time.Now(), ctx: ctx, cancel: cancel, lastURL: startURL}
 }
 
 // send forwards an event without blocking; when the buffer is full the event
@@ -549,6 +552,9 @@ func (b *Browser) listenTab(ctx context.Context, tabCtx context.Context, id targ
 	c := chromedp.FromContext(tabCtx)
 	if err := observe(ctx, c.Target); err != nil {
 		b.log.Debug("mutation observer", "err", err)
+	}
+	if err := trackTimers(ctx, c.Target); err != nil {
+		b.log.Debug("timers", "err", err)
 	}
 	if err := b.watchSchemes(ctx, c.Target); err != nil {
 		b.log.Debug("external schemes", "err", err)

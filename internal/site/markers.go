@@ -40,6 +40,9 @@ func PageMarkers() map[string]Markers {
 		"/failures-assets.html": {
 			Visible: []string{"ASSETS-MARKER", "Logo"},
 		},
+		"/later.html": {
+			Visible: []string{"Later effects", "LATER-MARKER", "At once", "Start loop", "Status:", "Frame debounce", "frame idle"},
+		},
 		"/geo.html": {
 			Visible: []string{"Where am I", "Locate me", "Print this page", "nowhere yet", "GEO-PRINT-MARKER"},
 		},
