@@ -250,6 +250,10 @@ type merged struct {
 	// desktop (see Flush).
 	page, desk session.Watcher
 	browserApp func() string
+	// pageTimers is what the page's last Flushed said of the action's
+	// timers: the desktop's Flushed, which ends the round trip, says it.
+	timersMu   sync.Mutex
+	pageTimers settle.Event
 }
 
 // Flush flushes the page, then the desktop (settle.WaitFlushed), and
@@ -283,6 +287,22 @@ func (m *merged) pageFlushed() {
 	}()
 }
 
+// setPageTimers keeps what the page's Flushed e says of its timers.
+func (m *merged) setPageTimers(e settle.Event) {
+	m.timersMu.Lock()
+	m.pageTimers = e
+	m.timersMu.Unlock()
+}
+
+// withPageTimers is the desktop's Flushed e, which follows the page's,
+// with what the page's said of its timers (settle.Event.Timers).
+func (m *merged) withPageTimers(e settle.Event) settle.Event {
+	m.timersMu.Lock()
+	defer m.timersMu.Unlock()
+	e.Timers, e.Due = m.pageTimers.Timers, m.pageTimers.Due
+	return e
+}
+
 func (m *merged) start() {
 	for _, w := range m.watchers {
 		m.wg.Add(1)
@@ -300,8 +320,12 @@ func (m *merged) start() {
 						e = m.previewAsked()
 					}
 					if e.Kind == settle.Flushed && w == m.page {
+						m.setPageTimers(e)
 						m.pageFlushed()
 						continue
+					}
+					if e.Kind == settle.Flushed && m.page != nil {
+						e = m.withPageTimers(e)
 					}
 					select {
 					case m.events <- e:
