@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -56,6 +58,7 @@ func (w watcher) Flush() {
 				return
 			}
 			if w.w.flushClean(token) {
+				pending = cur.watch.askFrames(w.w.ctx, t, pending, time.Since(w.w.start))
 				w.w.send(pending.event())
 				return
 			}
@@ -127,8 +130,9 @@ func (w *watch) flushClean(token string) bool {
 	return ok && w.sent == at
 }
 
-// contextCreated notes the execution context of canopy's world in the
-// tab's main frame, for the flushes' round trips.
+// contextCreated notes the execution contexts of canopy's world: the
+// main frame's, for the flushes' round trips, and the other frames' in the
+// tab's process, to ask about their timers (askFrames).
 func (tw *tabWatch) contextCreated(e *runtime.EventExecutionContextCreated) {
 	c := e.Context
 	if c == nil || c.Name != canopyWorld {
@@ -137,12 +141,19 @@ func (tw *tabWatch) contextCreated(e *runtime.EventExecutionContextCreated) {
 	var aux struct {
 		FrameID string `json:"frameId"`
 	}
-	if json.Unmarshal(c.AuxData, &aux) != nil || aux.FrameID != string(tw.id) {
+	if json.Unmarshal(c.AuxData, &aux) != nil {
 		return
 	}
 	tw.mu.Lock()
-	tw.world = c.UniqueID
-	tw.mu.Unlock()
+	defer tw.mu.Unlock()
+	if aux.FrameID == string(tw.id) {
+		tw.world = c.UniqueID
+		return
+	}
+	if tw.frameWorlds == nil {
+		tw.frameWorlds = map[string]bool{}
+	}
+	tw.frameWorlds[c.UniqueID] = true
 }
 
 // contextGone forgets canopy's world when its context goes (id "" is
@@ -152,7 +163,19 @@ func (tw *tabWatch) contextGone(id string) {
 	if id == "" || id == tw.world {
 		tw.world = ""
 	}
+	if id == "" {
+		clear(tw.frameWorlds)
+	}
+	delete(tw.frameWorlds, id)
 	tw.mu.Unlock()
+}
+
+// frameWorldIDs are the unique ids of canopy's world in the tab's frames
+// in its process, the main frame apart.
+func (tw *tabWatch) frameWorldIDs() []string {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	return slices.Collect(maps.Keys(tw.frameWorlds))
 }
 
 // worldID is the unique id of canopy's world in the main frame, "" when

@@ -14,7 +14,7 @@ import (
 	"github.com/canopy-dev/canopy/settle"
 )
 
-// The page's timers (docs/decisions/2026-11-26-page-timers.md). A flush
+// The page's timers (docs/decisions/2026-11-24-page-timers.md). A flush
 // proves the page up to date, but not that it is done: a debounced render
 // comes on a timer the action set, after the flush. timersJS, in the main
 // world of every frame, keeps the due times of the short timers the page
@@ -139,12 +139,13 @@ func trackTimers(ctx context.Context, t cdp.Session) error {
 }
 
 // askTimersJS, in canopy's isolated world, asks the tracker of the window
-// and of every frame in it that the world can reach (same-origin ones)
-// about the action's timers; its argument is how many ms ago the action
-// began. It answers how many ms until the next of them fires, -1 when none
-// is pending, null when the window's own tracker did not answer.
+// and of every frame in it that the world can reach (same-origin ones, at
+// any depth) about the action's timers; its argument is how many ms ago the
+// action began. It answers {known, next, reached}: whether the window's own
+// tracker answered, how many ms until the next of the timers fires (-1
+// when none is pending), and how many trackers answered.
 var askTimersJS = fmt.Sprintf(`(ago => {
-  let next = -1, known = false;
+  let next = -1, known = false, reached = 0;
   const visit = (w, top) => {
     let got = false;
     const on = e => { got = true; const d = e.detail; if (d >= 0 && (next < 0 || d < next)) next = d; };
@@ -152,34 +153,74 @@ var askTimersJS = fmt.Sprintf(`(ago => {
       w.addEventListener(%[2]q, on);
       try { w.dispatchEvent(new UIEvent(%[1]q, {detail: ago})); } finally { w.removeEventListener(%[2]q, on); }
     } catch (e) {}
+    if (got) reached++;
     if (top) known = got;
     let n = 0;
     try { n = w.length; } catch (e) {}
     for (let i = 0; i < n; i++) { try { visit(w[i], false); } catch (e) {} }
   };
   visit(window, true);
-  return known ? next : null;
+  return {known, next, reached};
 })`, timerAsk, timerAnswer)
 
 // pendingTimers is a round trip's answer on the action's timers.
 type pendingTimers struct {
-	known bool          // the page's tracker answered
-	next  time.Duration // until the next fires; settle.NoTimer when none is pending
+	known   bool          // the frame's tracker answered
+	next    time.Duration // until the next fires; settle.NoTimer when none is pending
+	reached int           // how many frames' trackers answered
 }
 
 // parsePending reads askTimersJS's answer.
 func parsePending(v *runtime.RemoteObject) pendingTimers {
-	if v == nil || v.Type != runtime.RemoteObjectTypeNumber {
+	var a struct {
+		Known   bool    `json:"known"`
+		Next    float64 `json:"next"`
+		Reached int     `json:"reached"`
+	}
+	if v == nil || json.Unmarshal(v.Value, &a) != nil || !a.Known {
 		return pendingTimers{}
 	}
-	var ms float64
-	if json.Unmarshal(v.Value, &ms) != nil {
-		return pendingTimers{}
+	p := pendingTimers{known: true, next: settle.NoTimer, reached: a.Reached}
+	if a.Next >= 0 {
+		p.next = time.Duration(a.Next * float64(time.Millisecond))
 	}
-	if ms < 0 {
-		return pendingTimers{known: true, next: settle.NoTimer}
+	return p
+}
+
+// sooner is p with q's next timer when it comes first.
+func (p pendingTimers) sooner(q pendingTimers) pendingTimers {
+	if q.known && q.next >= 0 && (p.next < 0 || q.next < p.next) {
+		p.next = q.next
 	}
-	return pendingTimers{known: true, next: time.Duration(ms * float64(time.Millisecond))}
+	return p
+}
+
+// askFrames asks the trackers that the main frame's round trip could not
+// reach (frames of another origin in the tab's process: canopy's world in
+// the main frame cannot see into them) in canopy's world of each frame,
+// and adds their answers to p. Frames in other processes are other
+// targets, which the flush does not cover.
+func (tw *tabWatch) askFrames(ctx context.Context, t cdp.Session, p pendingTimers, ago time.Duration) pendingTimers {
+	worlds := tw.frameWorldIDs()
+	if !p.known || p.reached > len(worlds) {
+		return p // every frame answered (reached counts the main frame)
+	}
+	expr := fmt.Sprintf("(%s)(%d)", askTimersJS, ago.Milliseconds())
+	answers := make(chan pendingTimers, len(worlds))
+	for _, id := range worlds {
+		go func() {
+			res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, UniqueContextID: id, ReturnByValue: new(true), Silent: new(true)})
+			if err != nil || res.ExceptionDetails != nil {
+				answers <- pendingTimers{}
+				return
+			}
+			answers <- parsePending(res.Result)
+		}()
+	}
+	for range worlds {
+		p = p.sooner(<-answers)
+	}
+	return p
 }
 
 // event is the Flushed event that reports the round trip.

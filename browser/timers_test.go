@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/session"
 )
 
@@ -55,6 +56,26 @@ func clickFlushed(t *testing.T, e *actEnv, name string) session.Reply {
 	}
 	t.Errorf("%s: settled on the quiet window three times", name)
 	return r
+}
+
+// TestLaterEffectsCrossOrigin: with site isolation off, a frame of another
+// site runs in the page's process, where canopy's world in the top
+// document cannot reach its tracker: the flush asks the frame's own world,
+// and its debounced render is in the reply.
+func TestLaterEffectsCrossOrigin(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := New(ctx, Options{Args: []string{"--disable-site-isolation-trials"}})
+	if err != nil {
+		t.Fatalf("launch browser: %v", err)
+	}
+	t.Cleanup(func() { b.Close() })
+	load(t, b, "/later-cross.html")
+	e := &actEnv{t: t, b: b, s: newActSession(b, action.Act)}
+	r := clickFlushed(t, e, "Cross debounce")
+	if !strings.Contains(r.Text, `Done: Cross debounce"`) || r.Settled.Followed == 0 {
+		t.Errorf("the reply misses the frame's debounced render: %q %+v", r.Text, r.Settled)
+	}
 }
 
 // TestTimerBound: a timer longer than timerBound is not waited for.

@@ -50,8 +50,10 @@ type tabWatch struct {
 	// changes counts the events that can change the tab's tree (kept.go).
 	changes changeCounter
 	// world is the unique id of canopy's isolated world in the main
-	// frame's document, "" when not known (flush.go).
-	world string
+	// frame's document, "" when not known (flush.go); frameWorlds those of
+	// the other frames in the tab's process.
+	world       string
+	frameWorlds map[string]bool
 	// axOn says the Accessibility domain is enabled (changes.go).
 	axOn bool
 }

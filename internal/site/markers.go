@@ -43,6 +43,9 @@ func PageMarkers() map[string]Markers {
 		"/later.html": {
 			Visible: []string{"Later effects", "LATER-MARKER", "At once", "Start loop", "Status:", "Frame debounce", "frame idle"},
 		},
+		"/later-cross.html": {
+			Visible: []string{"Later effects across sites", "LATER-CROSS-MARKER", "Cross debounce", "cross idle"},
+		},
 		"/geo.html": {
 			Visible: []string{"Where am I", "Locate me", "Print this page", "nowhere yet", "GEO-PRINT-MARKER"},
 		},
