@@ -251,7 +251,8 @@ type merged struct {
 	page, desk session.Watcher
 	browserApp func() string
 	// pageTimers is what the page's last Flushed said of the action's
-	// timers: the desktop's Flushed, which ends the round trip, says it.
+	// timers: the desktop's Flushed, which ends the round trip, passes a
+	// pending one on.
 	timersMu   sync.Mutex
 	pageTimers settle.Event
 }
@@ -295,11 +296,16 @@ func (m *merged) setPageTimers(e settle.Event) {
 }
 
 // withPageTimers is the desktop's Flushed e, which follows the page's,
-// with what the page's said of its timers (settle.Event.Timers).
+// with the timer the page's said is pending, for the wait to follow
+// (settle.Event.Due). That no timer is pending is not passed on: it says
+// nothing of the desktop, whose effects that come after its round trip (a
+// paste, fetched from the clipboard's owner) the tail still waits for.
 func (m *merged) withPageTimers(e settle.Event) settle.Event {
 	m.timersMu.Lock()
 	defer m.timersMu.Unlock()
-	e.Timers, e.Due = m.pageTimers.Timers, m.pageTimers.Due
+	if p := m.pageTimers; p.Timers && p.Due >= 0 {
+		e.Timers, e.Due = true, p.Due
+	}
 	return e
 }
 
