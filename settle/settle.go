@@ -186,12 +186,11 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 // second such event while every event so far was Incidental (an action
 // whose whole effect comes later has shown nothing yet), and no sooner than
 // opt.Tail after the last event that was not, unless the Flushed event knew
-// the action's timers (Event.Timers); or,
-// like Wait, after opt.Quiet without events (a page that does not answer,
-// a Slow event), or at the cap. A Flushed event that says a timer the
+// the action's timers (Event.Timers). A Flushed event that says a timer the
 // action set is pending (Event.Due) does not end the wait: WaitFlushed
 // waits until the timer is due and flushes again, for opt.Follow timers at
-// most. A nil flush is Wait.
+// most. Like Wait, it also returns after opt.Quiet without events (a page
+// that does not answer, a Slow event), or at the cap. A nil flush is Wait.
 func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Options) Result {
 	opt = opt.withDefaults()
 	start := time.Now()
