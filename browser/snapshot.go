@@ -179,7 +179,8 @@ type fetched struct {
 	errs   map[cdp.FrameID]error
 	owners map[cdp.FrameID]cdp.BackendNodeID
 	// borders is the offset of each child frame's content from its
-	// owner's border box: the owner's border widths (frameBorder).
+	// owner's border box, in layout px: the owner's left and top border
+	// and padding (frameboxes.go).
 	borders map[cdp.FrameID]offset
 	dom     map[target.ID]*domFacts
 	unread  map[cdp.FrameID]map[accessibility.NodeID]int // partial reads
@@ -205,6 +206,10 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		}
 	}
 	var wg sync.WaitGroup
+	zoom := 0.0
+	if len(frames) > 1 {
+		wg.Go(func() { zoom = layoutZoom(ctx, main.session) })
+	}
 	seen := map[target.ID]bool{}
 	if large != nil {
 		// The DOM snapshot of a large page costs seconds too (minutes
@@ -225,7 +230,7 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 					b.log.Debug("frame owner", "frame", fr.id, "err", err)
 					return
 				}
-				border := frameBorder(ctx, fr.ownerIn, res.BackendNodeID)
+				border := boxContent(ctx, fr.ownerIn, res.BackendNodeID)
 				f.mu.Lock()
 				f.owners[fr.id] = res.BackendNodeID
 				f.borders[fr.id] = border
@@ -248,6 +253,12 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		}
 	}
 	wg.Wait()
+	if zoom == 0 {
+		zoom = 1
+	}
+	for id, o := range f.borders {
+		f.borders[id] = offset{o.x * zoom, o.y * zoom}
+	}
 	return f
 }
 
@@ -282,17 +293,6 @@ func (f *fetched) record(id cdp.FrameID, nodes []*accessibility.Node, unread map
 	if unread != nil {
 		f.unread[id] = unread
 	}
-}
-
-// frameBorder returns the widths of a frame owner's left and top borders,
-// where its document's content starts inside its box (the client rect's
-// origin): the padding box's corner less the border box's.
-func frameBorder(ctx context.Context, s cdp.Session, owner cdp.BackendNodeID) offset {
-	res, err := cdp.Call(ctx, s, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: owner})
-	if err != nil || res.Model == nil || len(res.Model.Border) < 2 || len(res.Model.Padding) < 2 {
-		return offset{}
-	}
-	return offset{res.Model.Padding[0] - res.Model.Border[0], res.Model.Padding[1] - res.Model.Border[1]}
 }
 
 // assemble converts the main frame's tree and grafts each child frame's tree
