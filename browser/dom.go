@@ -22,6 +22,9 @@ type domFacts struct {
 	// elsewhere says a frame's document is not in this snapshot: another
 	// process holds it, or it is on its way there (kept.go).
 	elsewhere bool
+	// frames says which elements show which frames, and where in them
+	// (frameboxes.go).
+	frames frameFacts
 }
 
 // offset is a distance in layout px (viewport.go), as the DOM snapshot
@@ -118,6 +121,7 @@ func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {
 				}
 			}
 		}
+		f.frames.noteFrames(res.Documents, d, all, str)
 		if d.Layout == nil {
 			continue
 		}

@@ -8,6 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/tree"
 )
@@ -15,45 +19,49 @@ import (
 // frameButtonsJS returns the box of every button of frame-boxes.html in
 // the top document's CSS px, as the page's own layout places it: each
 // frame's content box (its <iframe>'s border and padding inside its border
-// box) added up, the frames' scroll included. Frames in shadow roots are
-// not in window.frames: they list themselves in top.shadowFrames. The
-// cross-site frame's button is at 20,10 in its document, 100×30.
+// box) added up, the frames' scroll and CSS zoom included. Frames in
+// shadow roots are not in window.frames: they list themselves in
+// top.shadowFrames. The cross-site frame's button is at 20,10 in its
+// document, 100×30.
 const frameButtonsJS = `(() => {
 	const out = {};
-	const content = (f, cs) => [f.getBoundingClientRect().left + f.clientLeft + parseFloat(cs.paddingLeft),
-		f.getBoundingClientRect().top + f.clientTop + parseFloat(cs.paddingTop)];
+	// The content box of an <iframe> in its window's CSS px, and its CSS
+	// zoom, which scales its content too.
+	const content = f => {
+		const r = f.getBoundingClientRect(), cs = f.ownerDocument.defaultView.getComputedStyle(f), z = f.currentCSSZoom;
+		return [r.left + (f.clientLeft + parseFloat(cs.paddingLeft)) * z, r.top + (f.clientTop + parseFloat(cs.paddingTop)) * z, z];
+	};
 	const visit = w => {
 		let doc;
 		try { doc = w.document; } catch (e) { return; }
 		for (const el of doc.querySelectorAll('button')) {
 			const r = el.getBoundingClientRect();
-			let x = r.left, y = r.top;
+			let [x, y, width, height] = [r.left, r.top, r.width, r.height];
 			for (let v = w; v !== window.top; v = v.parent) {
-				const [cx, cy] = content(v.frameElement, v.parent.getComputedStyle(v.frameElement));
-				x += cx;
-				y += cy;
+				const [cx, cy, z] = content(v.frameElement);
+				[x, y, width, height] = [cx + x * z, cy + y * z, width * z, height * z];
 			}
-			out[el.textContent.trim()] = [x + scrollX, y + scrollY, r.width, r.height];
+			out[el.textContent.trim()] = [x + scrollX, y + scrollY, width, height];
 		}
 		for (let i = 0; i < w.frames.length; i++) visit(w.frames[i]);
 	};
 	visit(window);
 	for (const w of top.shadowFrames || []) visit(w);
-	const cross = document.getElementById('cross');
-	const [cx, cy] = content(cross, getComputedStyle(cross));
+	const [cx, cy] = content(document.getElementById('cross'));
 	out['Button in cross'] = [cx + 20 + scrollX, cy + 10 + scrollY, 100, 30];
 	return out;
 })()`
 
 // frameBoxButtons are the buttons of frame-boxes.html, one per frame.
 var frameBoxButtons = []string{"Button in padded", "Button in uneven", "Button in scrolled", "Button in inner",
-	"Button in bare", "Button in cross", "Button in open shadow", "Button in closed shadow"}
+	"Button in bare", "Button in cross", "Button in open shadow", "Button in closed shadow", "Button in zoomed"}
 
 // TestFrameBoxes: nodes inside frames are where the page lays them out,
 // whatever the frame's border and padding, its scroll, its nesting, its
-// process, or a shadow root (open or closed) holding the <iframe>; at two
-// device scale factors (the boxes are in layout px). Finding at a point
-// inside each button names it.
+// process, a shadow root (open or closed) holding the <iframe>, or a CSS
+// zoom; at two device scale factors (the boxes are in layout px). Finding
+// at a point inside each button names it, and the DOM snapshots place each
+// frame where DOM.getFrameOwner and DOM.getBoxModel do.
 func TestFrameBoxes(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -82,6 +90,7 @@ func TestFrameBoxes(t *testing.T) {
 			want := js[map[string][]float64](t, b, frameButtonsJS)
 			checkFrameBoxes(t, snap, want, tc.zoom)
 			findInFrames(t, b, want)
+			checkPlacesAgree(t, b)
 		})
 	}
 }
@@ -131,6 +140,77 @@ func findInFrames(t *testing.T, b *Browser, want map[string][]float64) {
 			if err != nil || !strings.HasPrefix(r.Text, fmt.Sprintf("button %q", name)) {
 				t.Errorf("find at %s (in %q): %q, %v", at, name, r.Text, err)
 			}
+		}
+	}
+}
+
+// checkPlacesAgree: where the DOM snapshots place each frame's content is
+// where DOM.getFrameOwner and DOM.getBoxModel place it, frame by frame.
+func checkPlacesAgree(t *testing.T, b *Browser) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tab := chromedp.FromContext(b.tabCtx()).Target
+	frames, err := b.discoverFrames(ctx, tab, targetID(b.tabCtx()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := b.fetch(ctx, frames, true)
+	asked := &fetched{owners: map[cdp.FrameID]cdp.BackendNodeID{}, borders: map[cdp.FrameID]offset{}, dom: map[target.ID]*domFacts{}}
+	for tid, d := range f.dom {
+		blind := *d
+		blind.frames = frameFacts{}
+		asked.dom[tid] = &blind
+	}
+	b.placeFrames(ctx, frames, asked, layoutZoom(ctx, tab))
+	for _, fr := range frames[1:] {
+		got, want := f.borders[fr.id], asked.borders[fr.id]
+		if f.owners[fr.id] != asked.owners[fr.id] || math.Abs(got.x-want.x) > 0.01 || math.Abs(got.y-want.y) > 0.01 {
+			t.Errorf("frame %s: owner %d at %+v from the DOM snapshots, %d at %+v asked",
+				fr.url, f.owners[fr.id], got, asked.owners[fr.id], want)
+		}
+	}
+}
+
+func TestParseEdges(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want edges
+		ok   bool
+	}{
+		{"7px", edges{7, 7, 7, 7}, true},
+		{"4px 0px", edges{4, 0, 4, 0}, true},
+		{"8px 2px 2.5px", edges{8, 2, 2.5, 2}, true},
+		{"2px 3px 17px 23px", edges{2, 3, 17, 23}, true},
+		{"", edges{}, false},
+		{"1px 2px 3px 4px 5px", edges{}, false},
+		{"1em", edges{}, false},
+		{"medium", edges{}, false},
+	} {
+		if got, ok := parseEdges(tc.in); got != tc.want || ok != tc.ok {
+			t.Errorf("parseEdges(%q) = %+v, %v; want %+v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestContentOffset(t *testing.T) {
+	e := edges{top: 18, right: 12, bottom: 10, left: 16} // a 7px border, 11 5 3 9 padding
+	for _, tc := range []struct {
+		name string
+		box  *tree.Rect
+		view *size
+		zoom float64
+		want offset
+	}{
+		{"at the tab's zoom", &tree.Rect{W: 348, H: 124}, &size{320, 96}, 1, offset{16, 18}},
+		{"device scale factor 2", &tree.Rect{W: 696, H: 248}, &size{640, 192}, 2, offset{32, 36}},
+		{"a viewport rounded", &tree.Rect{W: 348.4, H: 124.4}, &size{320, 96}, 1, offset{16, 18}},
+		{"a CSS zoom of 1.5", &tree.Rect{W: 522, H: 186}, &size{480, 144}, 1, offset{24, 27}},
+		{"no viewport", &tree.Rect{W: 522, H: 186}, nil, 2, offset{32, 36}},
+		{"no zoom, no viewport", nil, nil, 0, offset{16, 18}},
+	} {
+		if got := contentOffset(e, tc.box, tc.view, tc.zoom); math.Abs(got.x-tc.want.x) > 1e-9 || math.Abs(got.y-tc.want.y) > 1e-9 {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
 }

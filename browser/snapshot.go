@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/domsnapshot"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -188,7 +187,8 @@ type fetched struct {
 }
 
 // fetch issues every call a snapshot needs at once: one AX tree per frame,
-// one DOM snapshot per target, one frame-owner lookup per child frame.
+// one DOM snapshot per target, one frame-owner lookup per out-of-process
+// frame; the DOM snapshots place the other frames (frameboxes.go).
 func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fetched {
 	f := &fetched{
 		docs:    map[cdp.FrameID][]*accessibility.Node{},
@@ -210,6 +210,7 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 	if len(frames) > 1 {
 		wg.Go(func() { zoom = layoutZoom(ctx, main.session) })
 	}
+	holders := ownerTargets(frames)
 	seen := map[target.ID]bool{}
 	if large != nil {
 		// The DOM snapshot of a large page costs seconds too (minutes
@@ -222,25 +223,21 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		} else {
 			wg.Go(func() { f.readFull(ctx, fr) })
 		}
-		if fr.ownerIn != nil {
-
+		if fr.ownerIn != nil && fr.target != fr.ownerTID {
+			// Out of process: the DOM snapshot of the owner's target
+			// does not say which frame its <iframe> shows.
 			wg.Go(func() {
-				res, err := cdp.Call(ctx, fr.ownerIn, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: fr.id})
-				if err != nil {
-					b.log.Debug("frame owner", "frame", fr.id, "err", err)
-					return
+				if id, ok := frameOwner(ctx, b.log, fr); ok {
+					f.mu.Lock()
+					f.owners[fr.id] = id
+					f.mu.Unlock()
 				}
-				border := boxContent(ctx, fr.ownerIn, res.BackendNodeID)
-				f.mu.Lock()
-				f.owners[fr.id] = res.BackendNodeID
-				f.borders[fr.id] = border
-				f.mu.Unlock()
 			})
 		}
 		if !seen[fr.target] {
 			seen[fr.target] = true
 			wg.Go(func() {
-				res, err := cdp.Call(ctx, fr.session, domsnapshot.CaptureSnapshot, domSnapshotParams)
+				res, err := cdp.Call(ctx, fr.session, domsnapshot.CaptureSnapshot, snapshotParams(holders[fr.target]))
 				if err != nil {
 					b.log.Debug("dom snapshot", "target", fr.target, "err", err)
 					return
@@ -253,12 +250,7 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		}
 	}
 	wg.Wait()
-	if zoom == 0 {
-		zoom = 1
-	}
-	for id, o := range f.borders {
-		f.borders[id] = offset{o.x * zoom, o.y * zoom}
-	}
+	b.placeFrames(ctx, frames, f, zoom)
 	return f
 }
 

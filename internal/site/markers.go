@@ -72,6 +72,7 @@ func PageMarkers() map[string]Markers {
 				"MARKER-FRAME-BOXES",
 				"Button in padded", "Button in uneven", "Button in scrolled", "Button in inner",
 				"Button in bare", "Button in cross", "Button in open shadow", "Button in closed shadow",
+				"Button in zoomed",
 			},
 		},
 		"/cross.html": {
