@@ -92,33 +92,25 @@ func (ff *frameFacts) noteFrames(docs []*domsnapshot.DocumentSnapshot, d *domsna
 		ff.edges = map[cdp.BackendNodeID]edges{}
 		ff.views = map[cdp.FrameID]size{}
 	}
-	nodes := d.Nodes
-	owner := map[int64]bool{}
-	if c := nodes.ContentDocumentIndex; c != nil {
-		for k, i := range c.Index {
-			if k < len(c.Value) && int(c.Value[k]) < len(docs) && int(i) < len(nodes.BackendNodeID) {
-				ff.owners[cdp.FrameID(str(int64(docs[c.Value[k]].FrameID)))] = nodes.BackendNodeID[i]
-				owner[i] = true
-			}
-		}
-	}
+	owner := ff.noteOwners(docs, d, str)
 	if d.Layout == nil {
 		return
 	}
+	nodes := d.Nodes
 	for li, ni := range d.Layout.NodeIndex {
 		if int(ni) >= len(nodes.BackendNodeID) || li >= len(d.Layout.Bounds) {
 			continue
 		}
-		if int(ni) < len(nodes.NodeType) && nodes.NodeType[ni] == 9 { // the document: its viewport
+		if int(ni) < len(nodes.NodeType) && nodes.NodeType[ni] == 9 { // the document
 			if r := rect(d.Layout.Bounds[li]); r != nil {
 				ff.views[cdp.FrameID(str(int64(d.FrameID)))] = size{r.W, r.H}
 			}
 			continue
 		}
-		if !owner[int64(ni)] && (int(ni) >= len(all) || all[ni] == nil || all[ni].tag != "iframe" && all[ni].tag != "frame") {
-			continue
-		}
 		if li >= len(d.Layout.Styles) || len(d.Layout.Styles[li]) <= paddingStyle {
+			continue // not asked for (snapshotParams)
+		}
+		if !owner[ni] && (int(ni) >= len(all) || all[ni] == nil || all[ni].tag != "iframe" && all[ni].tag != "frame") {
 			continue
 		}
 		st := d.Layout.Styles[li]
@@ -131,6 +123,23 @@ func (ff *frameFacts) noteFrames(docs []*domsnapshot.DocumentSnapshot, d *domsna
 			}
 		}
 	}
+}
+
+// noteOwners records which elements of document d show which frame's
+// document, and returns their indexes in d.
+func (ff *frameFacts) noteOwners(docs []*domsnapshot.DocumentSnapshot, d *domsnapshot.DocumentSnapshot, str func(int64) string) map[int64]bool {
+	nodes, owner := d.Nodes, map[int64]bool{}
+	c := nodes.ContentDocumentIndex
+	if c == nil {
+		return owner
+	}
+	for k, i := range c.Index {
+		if k < len(c.Value) && int(c.Value[k]) < len(docs) && int(i) < len(nodes.BackendNodeID) {
+			ff.owners[cdp.FrameID(str(int64(docs[c.Value[k]].FrameID)))] = nodes.BackendNodeID[i]
+			owner[i] = true
+		}
+	}
+	return owner
 }
 
 // parseEdges reads a computed border-width or padding: 1 to 4 lengths in
@@ -201,6 +210,23 @@ func layoutZoom(ctx context.Context, s cdp.Session) float64 {
 	return m.zoom()
 }
 
+// ownerAsked says whether fetch asks for a frame's owner while the DOM
+// snapshots are taken: the snapshot of the owner's target does not say
+// which frame an out-of-process frame's <iframe> shows, and a large page's
+// main target has no snapshot.
+func ownerAsked(fr, main *frameInfo, large bool) bool {
+	return fr.ownerIn != nil && (fr.target != fr.ownerTID || large && fr.ownerTID == main.target)
+}
+
+// askOwner records the owner of frame fr, asked for.
+func (f *fetched) askOwner(ctx context.Context, log *slog.Logger, fr *frameInfo) {
+	if id, ok := frameOwner(ctx, log, fr); ok {
+		f.mu.Lock()
+		f.owners[fr.id] = id
+		f.mu.Unlock()
+	}
+}
+
 // frameOwner asks the target holding a frame's parent which element shows
 // the frame.
 func frameOwner(ctx context.Context, log *slog.Logger, fr *frameInfo) (cdp.BackendNodeID, bool) {
@@ -224,65 +250,64 @@ func boxContent(ctx context.Context, s cdp.Session, owner cdp.BackendNodeID) off
 }
 
 // placeFrames fills f.owners and f.borders for every child frame: from the
-// DOM snapshots, and what they do not say (a target without one, a frame
-// that came after it, an owner without styles) with DOM calls, at once.
-// f.owners already holds the out-of-process frames' owners.
+// DOM snapshots, and what they do not say (a frame that came after its
+// parent's snapshot, an owner without styles, a parent target without a
+// snapshot) with DOM calls, at once. f.owners already holds the owners
+// asked for while the snapshots were taken. A border is only needed where
+// the owner's box is known, from its target's DOM snapshot.
 func (b *Browser) placeFrames(ctx context.Context, frames []*frameInfo, f *fetched, zoom float64) {
 	var wg sync.WaitGroup
 	for _, fr := range frames {
 		if fr.ownerIn == nil {
 			continue
 		}
-		var ff frameFacts
-		var on *domNode
-		if d := f.dom[fr.ownerTID]; d != nil {
-			ff = d.frames
-		}
+		d := f.dom[fr.ownerTID]
 		id, ok := f.owners[fr.id]
+		if !ok && d != nil {
+			id, ok = d.frames.owners[fr.id]
+		}
 		if !ok {
-			id, ok = ff.owners[fr.id]
+			wg.Go(func() { b.askPlace(ctx, fr, f, 0, d != nil, zoom) })
+			continue
 		}
-		if ok {
-			f.owners[fr.id] = id
-			if d := f.dom[fr.ownerTID]; d != nil {
-				on = d.nodes[id]
+		f.owners[fr.id] = id
+		if d == nil || d.nodes[id] == nil || d.nodes[id].bounds == nil {
+			continue // no box to start from
+		}
+		e, known := d.frames.edges[id]
+		if !known {
+			wg.Go(func() { b.askPlace(ctx, fr, f, id, true, zoom) })
+			continue
+		}
+		var view *size
+		if c := f.dom[fr.target]; c != nil {
+			if v, ok := c.frames.views[fr.id]; ok {
+				view = &v
 			}
 		}
-		e, known := ff.edges[id]
-		switch {
-		case ok && known:
-			var view *size
-			if d := f.dom[fr.target]; d != nil {
-				if v, ok := d.frames.views[fr.id]; ok {
-					view = &v
-				}
-			}
-			var box *tree.Rect
-			if on != nil {
-				box = on.bounds
-			}
-			f.borders[fr.id] = contentOffset(e, box, view, zoom)
-		case ok && on != nil && on.bounds == nil:
-			// Not laid out: its content has no place to offset.
-		default:
-			wg.Go(func() { b.askPlace(ctx, fr, f, id, ok, zoom) })
-		}
+		f.borders[fr.id] = contentOffset(e, d.nodes[id].bounds, view, zoom)
 	}
 	wg.Wait()
 }
 
-// askPlace finds a frame's owner (unless known) and its content's offset
-// with DOM calls.
-func (b *Browser) askPlace(ctx context.Context, fr *frameInfo, f *fetched, id cdp.BackendNodeID, known bool, zoom float64) {
-	if !known {
-		if id, known = frameOwner(ctx, b.log, fr); !known {
+// askPlace finds a frame's owner with DOM.getFrameOwner unless id is
+// known, and with box, where its content starts with DOM.getBoxModel.
+func (b *Browser) askPlace(ctx context.Context, fr *frameInfo, f *fetched, id cdp.BackendNodeID, box bool, zoom float64) {
+	if id == 0 {
+		var ok bool
+		if id, ok = frameOwner(ctx, b.log, fr); !ok {
 			return
 		}
 	}
-	o := boxContent(ctx, fr.ownerIn, id)
+	var o offset
+	if box {
+		o = boxContent(ctx, fr.ownerIn, id)
+	}
 	k := orOne(zoom)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.owners[fr.id] = id
-	f.borders[fr.id] = offset{o.x * k, o.y * k}
+	if box {
+		f.borders[fr.id] = offset{o.x * k, o.y * k}
+	}
 }

@@ -95,6 +95,28 @@ func TestFrameBoxes(t *testing.T) {
 	}
 }
 
+// TestFramesOnDemand: on a page read on demand, which takes no DOM
+// snapshot of the main target, every frame still finds its <iframe>.
+func TestFramesOnDemand(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b, err := New(ctx, Options{OnDemandElements: 5})
+	if err != nil {
+		t.Fatalf("launch browser: %v", err)
+	}
+	defer b.Close()
+	snap, st := load(t, b, "/frame-boxes.html")
+	text := tree.Format(snap, tree.Options{Full: true})
+	if len(snap.Header.Notes) == 0 || !strings.HasPrefix(snap.Header.Notes[0], "large page") {
+		t.Fatalf("the page was not read on demand (%+v):\n%s", st, text)
+	}
+	for _, name := range frameBoxButtons {
+		if n := find(snap.Root, "button", name); n == nil {
+			t.Errorf("no %q in\n%s", name, text)
+		}
+	}
+}
+
 // checkFrameBoxes compares the boxes of frame-boxes.html's buttons with
 // want (CSS px) times zoom.
 func checkFrameBoxes(t *testing.T, snap *tree.Snapshot, want map[string][]float64, zoom float64) {

@@ -223,16 +223,8 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		} else {
 			wg.Go(func() { f.readFull(ctx, fr) })
 		}
-		if fr.ownerIn != nil && fr.target != fr.ownerTID {
-			// Out of process: the DOM snapshot of the owner's target
-			// does not say which frame its <iframe> shows.
-			wg.Go(func() {
-				if id, ok := frameOwner(ctx, b.log, fr); ok {
-					f.mu.Lock()
-					f.owners[fr.id] = id
-					f.mu.Unlock()
-				}
-			})
+		if ownerAsked(fr, main, large != nil) {
+			wg.Go(func() { f.askOwner(ctx, b.log, fr) })
 		}
 		if !seen[fr.target] {
 			seen[fr.target] = true
