@@ -22,10 +22,14 @@ type domFacts struct {
 	// elsewhere says a frame's document is not in this snapshot: another
 	// process holds it, or it is on its way there (kept.go).
 	elsewhere bool
+	// frames says which elements show which frames, and where in them
+	// (frameboxes.go).
+	frames frameFacts
 }
 
-// offset is a distance in CSS pixels: a document's scroll position, a frame
-// owner's borders.
+// offset is a distance in layout px (viewport.go), as the DOM snapshot
+// gives them: a document's scroll position, where a frame's content starts
+// inside its owner's box.
 type offset struct{ x, y float64 }
 
 type domNode struct {
@@ -40,7 +44,8 @@ type domNode struct {
 // domSnapshotParams asks for the computed styles we need, in this order:
 // cursor (click evidence) and display (block boundaries). Not DOM rects:
 // they cost more than the rest of the call (70 of 125 ms on a 1,000-row
-// table), and only frame owners' borders need them (frameBorder).
+// table), and a frame owner's border and padding come cheaper
+// (frameboxes.go).
 var domSnapshotParams = domsnapshot.CaptureSnapshotParams{
 	ComputedStyles: []string{"cursor", "display"},
 }
@@ -116,6 +121,7 @@ func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {
 				}
 			}
 		}
+		f.frames.noteFrames(res.Documents, d, all, str)
 		if d.Layout == nil {
 			continue
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/domsnapshot"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -185,7 +184,8 @@ type fetched struct {
 	errs   map[cdp.FrameID]error
 	owners map[cdp.FrameID]cdp.BackendNodeID
 	// borders is the offset of each child frame's content from its
-	// owner's border box: the owner's border widths (frameBorder).
+	// owner's border box, in layout px: the owner's left and top border
+	// and padding (frameboxes.go).
 	borders map[cdp.FrameID]offset
 	dom     map[target.ID]*domFacts
 	// partial has the frames read on demand (partial.go), with the
@@ -195,7 +195,8 @@ type fetched struct {
 }
 
 // fetch issues every call a snapshot needs at once: one AX tree per frame,
-// one DOM snapshot per target, one frame-owner lookup per child frame.
+// one DOM snapshot per target, one frame-owner lookup per out-of-process
+// frame; the DOM snapshots place the other frames (frameboxes.go).
 func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fetched {
 	f := &fetched{
 		docs:    map[cdp.FrameID][]*accessibility.Node{},
@@ -213,6 +214,11 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		}
 	}
 	var wg sync.WaitGroup
+	zoom := 0.0
+	if len(frames) > 1 {
+		wg.Go(func() { zoom = layoutZoom(ctx, main.session) })
+	}
+	holders := ownerTargets(frames)
 	seen := map[target.ID]bool{}
 	if size != nil && size.large() {
 		// The DOM snapshot of a large page costs seconds too (minutes
@@ -225,25 +231,13 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		} else {
 			wg.Go(func() { f.readFull(ctx, fr) })
 		}
-		if fr.ownerIn != nil {
-
-			wg.Go(func() {
-				res, err := cdp.Call(ctx, fr.ownerIn, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: fr.id})
-				if err != nil {
-					b.log.Debug("frame owner", "frame", fr.id, "err", err)
-					return
-				}
-				border := frameBorder(ctx, fr.ownerIn, res.BackendNodeID)
-				f.mu.Lock()
-				f.owners[fr.id] = res.BackendNodeID
-				f.borders[fr.id] = border
-				f.mu.Unlock()
-			})
+		if ownerAsked(fr, main, large != nil) {
+			wg.Go(func() { f.askOwner(ctx, b.log, fr) })
 		}
 		if !seen[fr.target] {
 			seen[fr.target] = true
 			wg.Go(func() {
-				res, err := cdp.Call(ctx, fr.session, domsnapshot.CaptureSnapshot, domSnapshotParams)
+				res, err := cdp.Call(ctx, fr.session, domsnapshot.CaptureSnapshot, snapshotParams(holders[fr.target]))
 				if err != nil {
 					b.log.Debug("dom snapshot", "target", fr.target, "err", err)
 					return
@@ -256,6 +250,7 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		}
 	}
 	wg.Wait()
+	b.placeFrames(ctx, frames, f, zoom)
 	return f
 }
 
@@ -299,17 +294,6 @@ func (f *fetched) record(id cdp.FrameID, nodes []*accessibility.Node, unread map
 	if unread != nil {
 		f.partial[id] = unread
 	}
-}
-
-// frameBorder returns the widths of a frame owner's left and top borders,
-// where its document's content starts inside its box (the client rect's
-// origin): the padding box's corner less the border box's.
-func frameBorder(ctx context.Context, s cdp.Session, owner cdp.BackendNodeID) offset {
-	res, err := cdp.Call(ctx, s, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: owner})
-	if err != nil || res.Model == nil || len(res.Model.Border) < 2 || len(res.Model.Padding) < 2 {
-		return offset{}
-	}
-	return offset{res.Model.Padding[0] - res.Model.Border[0], res.Model.Padding[1] - res.Model.Border[1]}
 }
 
 // assemble converts the main frame's tree and grafts each child frame's tree

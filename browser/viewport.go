@@ -80,10 +80,7 @@ func (b *Browser) Viewport(ctx context.Context) (Viewport, error) {
 	if m.CSS == nil || m.Layout == nil {
 		return Viewport{}, fmt.Errorf("read the page's viewport: this browser does not describe it in both CSS and layout pixels")
 	}
-	zoom := ratio(m.Layout.ClientWidth, m.CSS.ClientWidth)
-	if zoom == 0 {
-		zoom = ratio(m.Layout.ClientHeight, m.CSS.ClientHeight)
-	}
+	zoom := m.zoom()
 	if zoom == 0 {
 		return Viewport{}, fmt.Errorf("read the page's viewport: it has no size (is the window minimised?)")
 	}
@@ -92,6 +89,15 @@ func (b *Browser) Viewport(ctx context.Context) (Viewport, error) {
 		pinch = 1
 	}
 	return Viewport{X: m.CSS.PageX, Y: m.CSS.PageY, Zoom: zoom, Scale: zoom * pinch}, nil
+}
+
+// zoom is layout px per CSS px: the visual viewport's width (or height)
+// in the one against the other; 0 for a viewport with no size.
+func (m layoutMetrics) zoom() float64 {
+	if z := ratio(m.Layout.ClientWidth, m.CSS.ClientWidth); z != 0 {
+		return z
+	}
+	return ratio(m.Layout.ClientHeight, m.CSS.ClientHeight)
 }
 
 // ratio is a/b for two positive sizes, else 0.

@@ -73,6 +73,14 @@ func PageMarkers() map[string]Markers {
 				"MARKER-NESTED-FRAME", "Link in B",
 			},
 		},
+		"/frame-boxes.html": {
+			Visible: []string{
+				"MARKER-FRAME-BOXES",
+				"Button in padded", "Button in uneven", "Button in scrolled", "Button in inner",
+				"Button in bare", "Button in cross", "Button in open shadow", "Button in closed shadow",
+				"Button in zoomed",
+			},
+		},
 		"/cross.html": {
 			Visible: []string{
 				"MARKER-CROSS-PARENT",

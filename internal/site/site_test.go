@@ -66,6 +66,7 @@ func pagePaths() []string {
 		"/cross-child.html", "/cross-grandchild.html",
 		"/mixed-same.html", "/mixed-cross.html",
 		"/domains-frame.html",
+		"/frame-box-cross.html",
 	}
 	for p := range PageMarkers() {
 		if p != PyDocOSPath {
