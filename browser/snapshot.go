@@ -231,7 +231,7 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		} else {
 			wg.Go(func() { f.readFull(ctx, fr) })
 		}
-		if ownerAsked(fr, main, large != nil) {
+		if ownerAsked(fr, main, size != nil && size.large()) {
 			wg.Go(func() { f.askOwner(ctx, b.log, fr) })
 		}
 		if !seen[fr.target] {
