@@ -119,8 +119,10 @@ type Browser struct {
 	log *slog.Logger
 	// driftCheck is Options.DriftCheck.
 	driftCheck bool
-	// onDemand is Options.OnDemandElements, defaulted.
-	onDemand int
+	// onDemand is Options.OnDemandElements, defaulted; largeAt is the
+	// size above which a read on demand skips the DOM snapshot
+	// (largeDocElements; tests lower it).
+	onDemand, largeAt int
 	launched bool // canopy started this browser (and will stop it)
 
 	cancelAlloc context.CancelFunc
@@ -172,6 +174,7 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 	if b.onDemand <= 0 {
 		b.onDemand = onDemandElements
 	}
+	b.largeAt = largeDocElements
 	if b.refs == nil {
 		b.refs = tree.NewRefs()
 	}

@@ -64,6 +64,9 @@ type docSize struct {
 	// budgetLimits.perParent children of any element meets: about what
 	// a read on demand reads.
 	Sampled int `json:"sampled"`
+	// Large says the document is too large for a DOM snapshot: more than
+	// largeDocElements elements (Browser.largeAt), or megabytes of text.
+	Large bool `json:"-"`
 }
 
 // onDemand reports whether the document is read on demand: a large
@@ -73,12 +76,9 @@ type docSize struct {
 // pays only where long runs of siblings (rows, items) are left unread; a
 // long article is read whole.
 func (d docSize) onDemand(limit int) bool {
-	return d.large() || d.Elements > limit && d.Sampled*3 < d.Elements
+	return d.Large || d.Elements > limit && d.Sampled*3 < d.Elements
 }
 
-// large reports whether the document is too large for a DOM snapshot:
-// more than largeDocElements elements, or megabytes of text.
-func (d docSize) large() bool { return d.Elements > largeDocElements || d.Text > largeDocText }
 
 // String says what makes the document large, for the snapshot's note.
 func (d docSize) String() string {

@@ -209,8 +209,11 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 	main := frames[0]
 	var size *docSize
 	if !full {
-		if d, err := measureDoc(ctx, main.session); err == nil && d.onDemand(b.onDemand) {
-			size = &d
+		if d, err := measureDoc(ctx, main.session); err == nil {
+			d.Large = d.Elements > b.largeAt || d.Text > largeDocText
+			if d.onDemand(b.onDemand) {
+				size = &d
+			}
 		}
 	}
 	var wg sync.WaitGroup
@@ -220,7 +223,7 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 	}
 	holders := ownerTargets(frames)
 	seen := map[target.ID]bool{}
-	if size != nil && size.large() {
+	if size != nil && size.Large {
 		// The DOM snapshot of a large page costs seconds too (minutes
 		// for a lot of text); its click evidence and bounds are skipped.
 		seen[main.target] = true
@@ -231,7 +234,7 @@ func (b *Browser) fetch(ctx context.Context, frames []*frameInfo, full bool) *fe
 		} else {
 			wg.Go(func() { f.readFull(ctx, fr) })
 		}
-		if ownerAsked(fr, main, size != nil && size.large()) {
+		if ownerAsked(fr, main, size != nil && size.Large) {
 			wg.Go(func() { f.askOwner(ctx, b.log, fr) })
 		}
 		if !seen[fr.target] {
@@ -265,7 +268,7 @@ func (f *fetched) readFull(ctx context.Context, fr *frameInfo) {
 // says so.
 func (f *fetched) readOnDemand(ctx context.Context, fr *frameInfo, size docSize) {
 	lim := budgetLimits
-	if size.large() {
+	if size.Large {
 		lim = largeLimits
 	}
 	p, err := readPartial(ctx, fr.session, fr.id, lim)
@@ -274,7 +277,7 @@ func (f *fetched) readOnDemand(ctx context.Context, fr *frameInfo, size docSize)
 		return
 	}
 	f.record(fr.id, p.nodes, p.unread, nil)
-	if size.large() {
+	if size.Large {
 		f.mu.Lock()
 		f.notes = append(f.notes, fmt.Sprintf("large page: %s, read on demand; --full reads all", size))
 		f.mu.Unlock()
