@@ -123,7 +123,7 @@ type Browser struct {
 	// size above which a read on demand skips the DOM snapshot
 	// (largeDocElements; tests lower it).
 	onDemand, largeAt int
-	launched bool // canopy started this browser (and will stop it)
+	launched          bool // canopy started this browser (and will stop it)
 
 	cancelAlloc context.CancelFunc
 	browserCtx  context.Context // chromedp context of the first tab

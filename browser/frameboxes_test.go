@@ -63,36 +63,17 @@ var frameBoxButtons = []string{"Button in padded", "Button in uneven", "Button i
 // at a point inside each button names it, and the DOM snapshots place each
 // frame where DOM.getFrameOwner and DOM.getBoxModel do.
 func TestFrameBoxes(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		args []string
-		zoom float64
-	}{
-		{"dsf1", nil, 1},
-		{"dsf2", []string{"--force-device-scale-factor=2"}, 2},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			b, err := New(ctx, Options{Args: tc.args})
-			if err != nil {
-				t.Fatalf("launch browser: %v", err)
-			}
-			defer b.Close()
-			if _, err := b.Navigate(ctx, testSite.URL("/frame-boxes.html"), 0); err != nil {
-				t.Fatal(err)
-			}
-			js[any](t, b, `scrollTo(0, 40); 1`)
-			snap, _, err := b.Snapshot(ctx, SnapshotOptions{Full: true, Boxes: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := js[map[string][]float64](t, b, frameButtonsJS)
-			checkFrameBoxes(t, snap, want, tc.zoom)
-			findInFrames(t, b, want)
-			checkPlacesAgree(t, b)
-		})
-	}
+	atScaleFactors(t, "/frame-boxes.html", func(t *testing.T, ctx context.Context, b *Browser, zoom float64) {
+		js[any](t, b, `scrollTo(0, 40); 1`)
+		snap, _, err := b.Snapshot(ctx, SnapshotOptions{Full: true, Boxes: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := js[map[string][]float64](t, b, frameButtonsJS)
+		checkFrameBoxes(t, snap, want, zoom)
+		findInFrames(t, b, want)
+		checkPlacesAgree(t, b)
+	})
 }
 
 // TestFramesOnDemand: on a page read on demand, which takes no DOM

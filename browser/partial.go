@@ -79,7 +79,6 @@ func (d docSize) onDemand(limit int) bool {
 	return d.Large || d.Elements > limit && d.Sampled*3 < d.Elements
 }
 
-
 // String says what makes the document large, for the snapshot's note.
 func (d docSize) String() string {
 	if d.Text > largeDocText {

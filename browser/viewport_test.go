@@ -17,6 +17,36 @@ import (
 // two device scale factors, and checks the unit the page tree's boxes are
 // in: layout px, CSS px × Zoom.
 func TestViewport(t *testing.T) {
+	atScaleFactors(t, "/far-button.html", func(t *testing.T, ctx context.Context, b *Browser, zoom float64) {
+		eval[any](t, b, `window.scrollTo(40, 1200)`)
+		vp, err := b.Viewport(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The body is 3000 px tall but the page is not wide enough to
+		// scroll sideways.
+		if vp.X != 0 || vp.Y != 1200 || !near(vp.Zoom, zoom) || !near(vp.Scale, zoom) {
+			t.Errorf("viewport = %+v, want 0,1200 zoom and scale %g", vp, zoom)
+		}
+		snap, _, err := b.Snapshot(ctx, SnapshotOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		btn := find(snap.Root, "button", "Far button")
+		if btn == nil || btn.Bounds == nil {
+			t.Fatalf("no button with a box in:\n%s", tree.Format(snap, tree.Options{}))
+		}
+		// #far is at 300,1500 CSS px, 160×48.
+		want := tree.Rect{X: 300 * zoom, Y: 1500 * zoom, W: 160 * zoom, H: 48 * zoom}
+		if *btn.Bounds != want {
+			t.Errorf("button box = %+v, want %+v (layout px)", *btn.Bounds, want)
+		}
+	})
+}
+
+// atScaleFactors runs f in a browser of its own at device scale factors 1
+// and 2 (zoom), on path loaded.
+func atScaleFactors(t *testing.T, path string, f func(t *testing.T, ctx context.Context, b *Browser, zoom float64)) {
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -33,32 +63,10 @@ func TestViewport(t *testing.T) {
 				t.Fatalf("launch browser: %v", err)
 			}
 			defer b.Close()
-			if _, err := b.Navigate(ctx, testSite.URL("/far-button.html"), 0); err != nil {
+			if _, err := b.Navigate(ctx, testSite.URL(path), 0); err != nil {
 				t.Fatal(err)
 			}
-			eval[any](t, b, `window.scrollTo(40, 1200)`)
-			vp, err := b.Viewport(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The body is 3000 px tall but the page is not wide enough to
-			// scroll sideways.
-			if vp.X != 0 || vp.Y != 1200 || !near(vp.Zoom, tc.zoom) || !near(vp.Scale, tc.zoom) {
-				t.Errorf("viewport = %+v, want 0,1200 zoom and scale %g", vp, tc.zoom)
-			}
-			snap, _, err := b.Snapshot(ctx, SnapshotOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			btn := find(snap.Root, "button", "Far button")
-			if btn == nil || btn.Bounds == nil {
-				t.Fatalf("no button with a box in:\n%s", tree.Format(snap, tree.Options{}))
-			}
-			// #far is at 300,1500 CSS px, 160×48.
-			want := tree.Rect{X: 300 * tc.zoom, Y: 1500 * tc.zoom, W: 160 * tc.zoom, H: 48 * tc.zoom}
-			if *btn.Bounds != want {
-				t.Errorf("button box = %+v, want %+v (layout px)", *btn.Bounds, want)
-			}
+			f(t, ctx, b, tc.zoom)
 		})
 	}
 }
