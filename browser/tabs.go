@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -11,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/settle"
 )
 
 // tab is one open page. ctx is nil until canopy first works in the tab (a
@@ -139,8 +141,12 @@ func (b *Browser) curIndex() int {
 // tabURLKnown fills in the URL of a tab that opened blank (a link with
 // target=_blank opens about:blank first) in the action's outcome line.
 func (b *Browser) tabURLKnown(info *target.Info, w *watch) {
-	if info.URL == "" || info.URL == "about:blank" || w.wasRefused(info.URL) {
-		return // a refused URL: the tab shows the browser's error page
+	if info.URL == "" || info.URL == "about:blank" {
+		return
+	}
+	if w.wasRefused(info.URL) {
+		w.send(settle.Event{Kind: settle.Idle, Key: tabKey(info.TargetID)})
+		return // the tab shows the browser's error page
 	}
 	b.mu.Lock()
 	n := 0
@@ -153,8 +159,17 @@ func (b *Browser) tabURLKnown(info *target.Info, w *watch) {
 	if n > 0 {
 		w.replaceOutcome(fmt.Sprintf("opened tab %d (tabs switch %d)", n, n),
 			fmt.Sprintf("opened tab %d %s (tabs switch %d)", n, trimScheme(info.URL), n))
+		w.send(settle.Event{Kind: settle.Idle, Key: tabKey(info.TargetID)})
 	}
 }
+
+// tabURLHold is how long a tab that opened blank may hold an action's
+// wait for its address: a link with target=_blank navigates it at once,
+// while a window.open() without a URL stays blank.
+const tabURLHold = 400 * time.Millisecond
+
+// tabKey is the settle key of a tab's address still to come.
+func tabKey(id target.ID) string { return "tab:" + string(id) }
 
 // tabOpened records a page target that appeared (a popup, window.open, a
 // link with target=_blank); it runs on the listener goroutine.
@@ -172,6 +187,9 @@ func (b *Browser) tabOpened(info *target.Info, w *watch) {
 	line := fmt.Sprintf("opened tab %d", n)
 	if info.URL != "" && info.URL != "about:blank" && !w.wasRefused(info.URL) {
 		line += " " + trimScheme(info.URL)
+	} else {
+		// Its address comes later: the wait holds for it (tabURLKnown).
+		w.send(settle.Event{Kind: settle.Busy, Key: tabKey(info.TargetID), Hold: tabURLHold})
 	}
 	w.outcome(line + fmt.Sprintf(" (tabs switch %d)", n))
 }
