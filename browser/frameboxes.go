@@ -256,7 +256,7 @@ func boxContent(ctx context.Context, s cdp.Session, owner cdp.BackendNodeID) off
 // asked for while the snapshots were taken. A border is only needed where
 // the owner's box is known, from its target's DOM snapshot.
 func (b *Browser) placeFrames(ctx context.Context, frames []*frameInfo, f *fetched, zoom float64) {
-	var wg sync.WaitGroup
+	var asks []func()
 	for _, fr := range frames {
 		if fr.ownerIn == nil {
 			continue
@@ -267,7 +267,7 @@ func (b *Browser) placeFrames(ctx context.Context, frames []*frameInfo, f *fetch
 			id, ok = d.frames.owners[fr.id]
 		}
 		if !ok {
-			wg.Go(func() { b.askPlace(ctx, fr, f, 0, d != nil, zoom) })
+			asks = append(asks, func() { b.askPlace(ctx, fr, f, 0, d != nil, zoom) })
 			continue
 		}
 		f.owners[fr.id] = id
@@ -276,7 +276,7 @@ func (b *Browser) placeFrames(ctx context.Context, frames []*frameInfo, f *fetch
 		}
 		e, known := d.frames.edges[id]
 		if !known {
-			wg.Go(func() { b.askPlace(ctx, fr, f, id, true, zoom) })
+			asks = append(asks, func() { b.askPlace(ctx, fr, f, id, true, zoom) })
 			continue
 		}
 		var view *size
@@ -286,6 +286,10 @@ func (b *Browser) placeFrames(ctx context.Context, frames []*frameInfo, f *fetch
 			}
 		}
 		f.borders[fr.id] = contentOffset(e, d.nodes[id].bounds, view, zoom)
+	}
+	var wg sync.WaitGroup
+	for _, ask := range asks {
+		wg.Go(ask)
 	}
 	wg.Wait()
 }
