@@ -257,9 +257,10 @@ func (b *Browser) reuse(k *keptTree) (*tree.Snapshot, Stats) {
 // probe or the marks missed a change. Boxes are compared when the kept
 // tree vouches for them (not Stats.Stale).
 //
-// A page that changed since the kept tree's read began (its change count
-// moved: a timer of its own, an animation) is not compared: the two reads
-// saw two pages.
+// A page that changed since the kept tree's read began, or while the
+// fresh read ran (its change count moved: a timer of its own, an
+// animation, a frame loading), is not compared: the two reads saw two
+// pages.
 func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tree.Snapshot, kst Stats) (*tree.Snapshot, Stats, error) {
 	boxes := !kst.Stale
 	t := b.curTab()
@@ -272,6 +273,10 @@ func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tre
 	if err != nil {
 		return nil, st, err
 	}
+	// Events travel ahead of the replies on the same connection, so a
+	// change the fresh read saw (a frame swapped into its own process
+	// while it read) has been counted by now.
+	still = still && t.watch.changes.n.Load() == k.gen
 	if !still {
 		b.log.Debug("drift check skipped: the page changed since the read")
 		return fresh, st, nil
