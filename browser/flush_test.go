@@ -8,8 +8,8 @@ import (
 // TestSettleOnFlush: an action whose effect comes a task, an animation
 // frame or a request later settles on a flush (a round trip that proved
 // the page up to date, not the quiet window), and its reply holds the
-// effect; a navigation, which the browser takes over, settles on the quiet
-// window.
+// effect; a navigation of the page, which the browser takes over, settles
+// on the quiet window.
 func TestSettleOnFlush(t *testing.T) {
 	e := newAct(t, "/widgets.html")
 	for _, tc := range []struct{ name, handler, want string }{
@@ -18,6 +18,9 @@ func TestSettleOnFlush(t *testing.T) {
 		{"a frame later", `requestAnimationFrame(() => { out.textContent = 'A frame later' })`, `"A frame later"`},
 		{"two tasks later", `setTimeout(() => setTimeout(() => { out.textContent = 'Two tasks later' }, 0), 0)`, `"Two tasks later"`},
 		{"a task and a frame later", `setTimeout(() => requestAnimationFrame(() => { out.textContent = 'Task, frame' }), 0)`, `"Task, frame"`},
+		// The frame's navigation and load are followed as the frame's, not
+		// handed to the quiet window as a navigation of the page's.
+		{"a frame loaded", `const f = document.createElement('iframe'); f.src = '/frame-item.html?n=7'; document.body.append(f)`, `button "Like 7"`},
 	} {
 		js[bool](t, e.b, `document.getElementById('bottom').onclick = () => { `+tc.handler+` }; true`)
 		r := e.must(`click role:button name:"At the bottom"`)

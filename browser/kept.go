@@ -89,12 +89,15 @@ const probeWorld = "canopy-probe"
 // probeJS sums up what changes the tree without a DOM mutation or an
 // event the observer hears: form controls' properties set by a script,
 // which element has focus, in the document and its same-origin frames; and
-// the page's scroll position, size and zoom, which move every box.
+// the page's scroll position, size and zoom, which move every box. It
+// also says whether a document is still being parsed, which the observer
+// does not report (observer.go).
 const probeJS = `(() => {
-  let h = 0, n = 0;
+  let h = 0, n = 0, parsing = false;
   const mix = s => { s = String(s); for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; h = (h * 31 + 124) | 0; };
   const place = e => { let p = ''; for (; e && e.parentElement; e = e.parentElement) p = e.tagName + [...e.parentElement.children].indexOf(e) + '/' + p; return p; };
   const walk = doc => {
+    if (doc.readyState === 'loading') parsing = true;
     for (const e of doc.querySelectorAll('input,textarea,select')) {
       n++;
       mix(e.tagName === 'SELECT' ? e.selectedIndex : e.value);
@@ -106,7 +109,7 @@ const probeJS = `(() => {
   walk(document);
   const de = document.documentElement;
   return JSON.stringify([n + ':' + h, [scrollX, scrollY, de ? de.clientWidth : 0, de ? de.clientHeight : 0].join(), [innerWidth, innerHeight, devicePixelRatio, visualViewport ? visualViewport.scale : 1].join(),
-    location.href, document.title]);
+    location.href, document.title, parsing]);
 })()`
 
 // probeState is probeJS's answer, in parts: an incremental read follows
@@ -118,6 +121,9 @@ type probeState struct {
 	size   string // the viewport's size, the device pixel ratio, the zoom
 	url    string
 	title  string
+	// parsing says the document, or a frame's the probe can read, is
+	// still being parsed: no tree of it is kept.
+	parsing bool
 }
 
 // probe evaluates probeJS in the tab's main frame.
@@ -127,11 +133,13 @@ func (b *Browser) probe(ctx context.Context, s cdp.Session, frame cdp.FrameID) (
 	if err != nil {
 		return p, err
 	}
-	var parts []string
-	if err := json.Unmarshal([]byte(raw), &parts); err != nil || len(parts) != 5 {
+	var parts []any
+	if err := json.Unmarshal([]byte(raw), &parts); err != nil || len(parts) != 6 {
 		return p, fmt.Errorf("probe the page: a malformed answer")
 	}
-	return probeState{state: parts[0], scroll: parts[1], size: parts[2], url: parts[3], title: parts[4]}, nil
+	str := func(v any) string { s, _ := v.(string); return s }
+	parsing, _ := parts[5].(bool)
+	return probeState{state: str(parts[0]), scroll: str(parts[1]), size: str(parts[2]), url: str(parts[3]), title: str(parts[4]), parsing: parsing}, nil
 }
 
 // probeText evaluates probeJS and returns its answer as is.
@@ -162,7 +170,10 @@ type readStart struct {
 	after      uint64 // the change count once the probe answered
 	structural uint64
 	probe      probeState
-	err        error
+	// loading says a document of the tab's process may still be parsed
+	// (probeState.parsing, or a frame the probe cannot read is loading).
+	loading bool
+	err     error
 }
 
 // startRead notes the tab's change counts and probe before a read. The
@@ -176,6 +187,7 @@ func (b *Browser) startRead(ctx context.Context, t *tab, s cdp.Session) readStar
 	st := readStart{gen: t.watch.changes.n.Load(), structural: t.watch.changes.structural.Load()}
 	st.probe, st.err = b.probe(ctx, s, cdp.FrameID(t.id))
 	st.after = t.watch.changes.n.Load()
+	st.loading = st.probe.parsing || t.watch.subframeLoading()
 	return st
 }
 
@@ -205,6 +217,8 @@ func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, f
 	switch {
 	case start.err != nil:
 		why = "the page could not be probed"
+	case start.loading:
+		why = "the page is still being parsed"
 	case len(f.partial) > 0 && f.dom[frames[0].target] == nil:
 		why = "a large page is read on demand"
 	case len(snap.Header.Notes) > 0:

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/tree"
 )
@@ -248,5 +250,36 @@ func TestOnDemandTarget(t *testing.T) {
 	}
 	if text, _ := snap(t, b); strings.Contains(text, "not read") {
 		t.Errorf("after a whole read, the tree still has rows not read:\n%s", text)
+	}
+}
+
+// TestKeptTreeWhileParsing: the observer starts once a document is parsed,
+// so a document the parser is still adding to is read whole every time,
+// and each read shows what the parser added since the last.
+func TestKeptTreeWhileParsing(t *testing.T) {
+	b := newBrowser(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	l, err := b.Navigate(ctx, testSite.URL("/parsing.html"), 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Loading {
+		t.Fatal("parsing.html finished loading: it should still be coming")
+	}
+	if _, st := snap(t, b); st.Whole != "the page is still being parsed" {
+		t.Errorf("a read while the page is parsed: kept, or not kept because %q", st.Whole)
+	}
+	for range 2 {
+		// The parser's next paragraph.
+		v, err := chromedp.Run(b.tabCtx(), chromedp.Evaluate[int](`new Promise(done => new MutationObserver((_, o) => {
+		  o.disconnect(); done(document.querySelectorAll('p').length); }).observe(document.body, {childList: true}))`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, st := snap(t, b)
+		if st.Reused || !strings.Contains(text, fmt.Sprintf(`"Paragraph %d"`, v)) {
+			t.Errorf("the read after the parser added paragraph %d: reused %v\n%s", v, st.Reused, text)
+		}
 	}
 }

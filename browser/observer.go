@@ -20,14 +20,24 @@ const (
 // microtask, so a burst of changes is one event. Focus moving is reported
 // apart ('f'): it comes with any click, so it does not say that the action
 // had its effect (settle.Event.Incidental). It also marks what changed
-// for incremental reads (changesJS).
+// for incremental reads (changesJS). It observes a document once it has
+// been parsed: until then no tree of it is kept (kept.go).
 const observerJS = `(() => {
   if (globalThis.__canopyObserver) return;
   let queued = false, focusQueued = false;
   const report = () => { queued = false; try { ` + mutationBinding + `('m'); } catch (e) {} };
   const focusReport = () => { focusQueued = false; try { ` + mutationBinding + `('f'); } catch (e) {} };
-  const obs = new MutationObserver(recs => { mark(recs); if (!queued) { queued = true; queueMicrotask(report); } });
-  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});` + changesJS + `
+  const obs = new MutationObserver(recs => { mark(recs); if (!queued) { queued = true; queueMicrotask(report); } });` + changesJS + `
+  // A document still being parsed is new as a whole: observing the
+  // parser's every insertion cost a third of os.html's load. The observer
+  // starts once the parser is done, and says the document changed.
+  const start = () => {
+    obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    wide('the document was parsed');
+    if (!queued) { queued = true; queueMicrotask(report); }
+  };
+  if (document.readyState === 'loading') document.addEventListener('readystatechange', start, {once: true});
+  else obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   const input = e => { markEvent(e); if (!queued) { queued = true; queueMicrotask(report); } };
   const focus = () => { if (!focusQueued) { focusQueued = true; queueMicrotask(focusReport); } };
   // window.print(): the preview (a desktop browser's) holds the page until

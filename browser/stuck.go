@@ -70,15 +70,32 @@ func (tw *tabWatch) isStuck() bool {
 	return tw.stuck
 }
 
-// setLoading records whether the tab's main frame is loading (the main
+// setLoading records whether a frame of the tab is loading (the main
 // frame's id is the tab's target id).
 func (tw *tabWatch) setLoading(frame cdp.FrameID, loading bool) {
-	if string(frame) != string(tw.id) {
-		return
-	}
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	tw.loading = loading
+	if string(frame) == string(tw.id) {
+		tw.loading = loading
+		return
+	}
+	if loading {
+		if tw.framesLoading == nil {
+			tw.framesLoading = map[cdp.FrameID]bool{}
+		}
+		tw.framesLoading[frame] = true
+	} else {
+		delete(tw.framesLoading, frame)
+	}
+}
+
+// subframeLoading reports whether a frame in the tab's process, other than
+// the main one, is loading: its document may still be parsed, which the
+// observer does not report (kept.go).
+func (tw *tabWatch) subframeLoading() bool {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	return len(tw.framesLoading) > 0
 }
 
 // isLoading reports whether the tab's main frame is loading.

@@ -30,18 +30,21 @@ type tabWatch struct {
 	b  *Browser
 	id target.ID
 
-	mu          sync.Mutex
-	dialog      *page.EventJavascriptDialogOpening // the open JS dialog, nil if none
-	dialogCh    chan struct{}                      // closed when a dialog opens
-	gone        chan struct{}                      // closed when the open dialog closes
-	storm       dialogStorm                        // dialogs seen lately, to stop a storm
-	crashed     bool                               // the renderer crashed; a navigation clears it
-	stuck       bool                               // the page did not answer when last asked
-	loading     bool                               // the main frame is loading
-	preview     bool                               // a desktop browser's print preview holds the page
-	previewCh   chan struct{}                      // closed when the print preview opens
-	printingPDF bool                               // canopy's print action runs: its beforeprint is no news
-	heldBy      string                             // headless: the external scheme whose hidden question holds the tab
+	mu       sync.Mutex
+	dialog   *page.EventJavascriptDialogOpening // the open JS dialog, nil if none
+	dialogCh chan struct{}                      // closed when a dialog opens
+	gone     chan struct{}                      // closed when the open dialog closes
+	storm    dialogStorm                        // dialogs seen lately, to stop a storm
+	crashed  bool                               // the renderer crashed; a navigation clears it
+	stuck    bool                               // the page did not answer when last asked
+	loading  bool                               // the main frame is loading
+	// framesLoading holds the other frames of the tab's process that are
+	// loading (stuck.go).
+	framesLoading map[cdp.FrameID]bool
+	preview       bool          // a desktop browser's print preview holds the page
+	previewCh     chan struct{} // closed when the print preview opens
+	printingPDF   bool          // canopy's print action runs: its beforeprint is no news
+	heldBy        string        // headless: the external scheme whose hidden question holds the tab
 	// docReqs is the document request of each frame's latest navigation.
 	// When a frame moves into its own process (a cross-site frame), the end
 	// of its loading is reported on the new frame target, not here: the
@@ -95,6 +98,15 @@ func (tw *tabWatch) openDialog() *page.EventJavascriptDialogOpening {
 	return tw.dialog
 }
 
+// navKey is the settle key of a frame's navigation that has not started
+// loading yet.
+func navKey(frame cdp.FrameID) string { return "nav:" + string(frame) }
+
+// frameNavHold is how long a frame's requested navigation may hold an
+// action's wait before it starts loading: one that never does (a
+// download, an external scheme, one cancelled) stops holding then.
+const frameNavHold = 300 * time.Millisecond
+
 // onEvent runs on chromedp's reader goroutine: it must not block or call CDP.
 func (tw *tabWatch) onEvent(ev any) {
 	tw.changes.note(ev)
@@ -117,6 +129,8 @@ func (tw *tabWatch) onEvent(ev any) {
 			tw.mu.Unlock()
 		}
 	case *page.EventFrameDetached:
+		tw.setLoading(e.FrameID, false)
+		w.send(settle.Event{Kind: settle.Idle, Key: navKey(e.FrameID)})
 		if e.Reason == page.FrameDetachedReasonSwap {
 			tw.mu.Lock()
 			req, ok := tw.docReqs[e.FrameID]
@@ -141,6 +155,7 @@ func (tw *tabWatch) onEvent(ev any) {
 	case *page.EventFrameStartedLoading:
 		tw.setLoading(e.FrameID, true)
 		w.send(settle.Event{Kind: settle.Busy, Key: "frame:" + string(e.FrameID)})
+		w.send(settle.Event{Kind: settle.Idle, Key: navKey(e.FrameID)})
 	case *page.EventFrameStoppedLoading:
 		tw.setLoading(e.FrameID, false)
 		w.send(settle.Event{Kind: settle.Idle, Key: "frame:" + string(e.FrameID)})
@@ -221,9 +236,20 @@ func (tw *tabWatch) onEvent(ev any) {
 		w.send(settle.Event{Kind: settle.Mutation, Incidental: e.Payload == "f" || e.Payload == "s"})
 	case *dom.EventDocumentUpdated:
 		w.send(settle.Event{Kind: settle.Mutation})
-	case *page.EventFrameRequestedNavigation, *page.EventWindowOpen:
-		// The browser takes the navigation or the new window over: its
-		// next events do not follow a flush of this page.
+	case *page.EventFrameRequestedNavigation:
+		if string(e.FrameID) != string(tw.id) {
+			// A frame of the page navigates: it is busy until it starts
+			// loading (or moves to a process of its own), and its loading
+			// is followed from there; the page's flushes still count.
+			w.send(settle.Event{Kind: settle.Busy, Key: navKey(e.FrameID), Hold: frameNavHold})
+			break
+		}
+		// The browser takes the navigation over: the next events do not
+		// follow a flush of this page.
+		w.send(settle.Event{Kind: settle.Slow})
+	case *page.EventWindowOpen:
+		// The new window is the browser's: its events do not follow a
+		// flush of this page.
 		w.send(settle.Event{Kind: settle.Slow})
 	case *runtime.EventExecutionContextCreated:
 		tw.contextCreated(e)

@@ -108,7 +108,7 @@ var speedClicks = []clickSpec{
 const (
 	flowBudgetMS = 8000 // the 20-edit flow, canopy
 	rawTarget    = 1.3  // canopy's full snapshot ÷ the raw CDP reads it needs
-	navTarget    = 1.0  // canopy's navigate (its reply holds the page) ÷ the fastest peer's
+	navTarget    = 1.0  // canopy's navigate (its reply holds the page) ÷ the fastest peer's navigate + snapshot
 	flowEdits    = 20
 )
 

@@ -71,9 +71,22 @@ func speedRows(o options, rs []*result) []speedRow {
 		add(name+" default snapshot ms", func(r *result) string { return msCell(snap(r)) },
 			fmt.Sprintf("≤ %.1f× the fastest peer", speedTarget), res, met)
 
-		nav := pageMS(func(p page) float64 { return p.NavMS })
-		res, met = against(nav, navTarget)
-		add(name+" navigate ms, reply included (peer: + snapshot)", func(r *result) string {
+		// Until the agent has the page: canopy's navigate reply holds it, a
+		// peer's does not, so a peer's takes its snapshot after.
+		seen := func(r *result) (float64, bool) {
+			p, ok := pageOf(r, path)
+			if r.Server == "canopy" {
+				return p.NavMS, ok
+			}
+			return p.NavSnapMS, ok
+		}
+		res, met = against(seen, navTarget)
+		if bare, who := fastest(pageMS(func(p page) float64 { return p.NavMS })); who != "" && canopy != nil {
+			if cv, ok := seen(canopy); ok {
+				res += fmt.Sprintf(" (%.2f× %s's navigate alone)", cv/bare, who)
+			}
+		}
+		add(name+" navigate ms to a reply showing the page (peer: navigate alone, + snapshot)", func(r *result) string {
 			p, ok := pageOf(r, path)
 			if !ok {
 				return msCell(0, false)
@@ -81,8 +94,8 @@ func speedRows(o options, rs []*result) []speedRow {
 			if r.Server == "canopy" {
 				return num(p.NavMS)
 			}
-			return fmt.Sprintf("%s (%s)", num(p.NavMS), num(p.NavSnapMS))
-		}, "≤ the fastest peer's navigate", res, met)
+			return fmt.Sprintf("%s, %s", num(p.NavMS), num(p.NavSnapMS))
+		}, "≤ the fastest peer's navigate + snapshot", res, met)
 
 		res, met = "—", nil
 		if canopy != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"time"
 )
 
 // PyDocDir is where Debian's python3-doc package installs the Python HTML
@@ -57,6 +58,7 @@ func newHandler(primary, cross string) (http.Handler, error) {
 	mux.HandleFunc("GET /download/named", serveNamed)
 	mux.HandleFunc("GET /download/links", serveNamedLinks)
 	mux.HandleFunc("GET /hang", serveHang)
+	mux.HandleFunc("GET /parsing.html", serveParsing)
 	mux.HandleFunc("GET /cookie", serveCookie)
 	mux.HandleFunc("GET /bigtext", serveBigText)
 	mux.HandleFunc("POST /api/save", serveSaveFails)
@@ -121,6 +123,29 @@ func serveHang(w http.ResponseWriter, r *http.Request) {
 	// Not every ResponseWriter can flush; blocking works regardless.
 	_ = http.NewResponseController(w).Flush()
 	<-r.Context().Done()
+}
+
+// serveParsing is a page whose body keeps coming: a paragraph every 50 ms,
+// each flushed, for 10 s or until the client goes away. Its document stays
+// in readyState "loading" while the parser adds them, which no
+// MutationObserver started after the parser is told of.
+func serveParsing(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", htmlType)
+	rc := http.NewResponseController(w)
+	io.WriteString(w, "<!doctype html><title>Parsing</title><h1>Still parsing</h1>\n")
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for n := 1; n <= 200; n++ {
+		fmt.Fprintf(w, "<p>Paragraph %d</p>\n", n)
+		if rc.Flush() != nil {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-r.Context().Done():
+			return
+		}
+	}
 }
 
 // serveSaveFails is a save the server refuses: 500, for failures.html.
