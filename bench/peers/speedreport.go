@@ -227,8 +227,8 @@ func printSpeed(w io.Writer, o options, rs []*result, rows []speedRow) {
 			read = append(read, r.Server+": "+r.Speed.Read)
 		}
 	}
-	fmt.Fprintf(w, "\nmedians of %d runs, ms of the MCP round trips as the client sees them. A peer's navigate is followed by "+
-		"its snapshot in parentheses (its reply holds no page). Clicks: the click's reply, plus the read an agent makes when "+
+	fmt.Fprintf(w, "\nmedians of %d runs, ms of the MCP round trips as the client sees them. A peer's navigate reply holds no page: "+
+		"its cell gives the navigate alone, then navigate + snapshot, which is what canopy's is compared with. Clicks: the click's reply, plus the read an agent makes when "+
 		"the reply does not show the change (%s). AX nodes: every frame's Accessibility.getFullAXTree, counted by the bench "+
 		"over CDP; raw CDP reads: those and one DOMSnapshot.captureSnapshot, in parallel, timed by the bench beside canopy.\n",
 		o.runs, strings.Join(read, ", "))
