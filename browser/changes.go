@@ -351,6 +351,8 @@ func (b *Browser) update(ctx context.Context, t *tab, s *chromedp.Target, k *kep
 		return nil, st, errWhole("the title changed")
 	case start.probe.size != k.probe.size:
 		return nil, st, errWhole("the view was resized or zoomed")
+	case start.probe.shadowState != k.probe.shadowState:
+		return nil, st, errWhole("a control or the focus in a shadow root changed")
 	}
 	defer func() {
 		_, _ = cdp.Call(context.WithoutCancel(ctx), s, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: changesGroup})

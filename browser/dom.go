@@ -16,9 +16,11 @@ type domFacts struct {
 	nodes map[cdp.BackendNodeID]*domNode
 	// docs maps a frame id to its document's scroll offset.
 	docs map[cdp.FrameID]offset
-	// shadow says a document holds shadow roots, whose mutations the
-	// observer does not hear: its tree is not kept (kept.go).
-	shadow bool
+	// shadows counts the elements inside open and closed shadow roots of
+	// the target's documents: a tree is kept only when the page's trackers
+	// watch as many (shadows.go). The snapshot gives no shadow roots, only
+	// the elements inside them.
+	shadows int
 	// elsewhere says a frame's document is not in this snapshot: another
 	// process holds it, or it is on its way there (kept.go).
 	elsewhere bool
@@ -79,9 +81,15 @@ func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {
 		if nodes == nil {
 			continue
 		}
-		if nodes.ShadowRootType != nil && len(nodes.ShadowRootType.Index) > 0 {
-			f.shadow = true
+		if t := nodes.ShadowRootType; t != nil {
+			for j, v := range t.Value {
+				i := t.Index[j]
+				if k := str(int64(v)); (k == "open" || k == "closed") && int(i) < len(nodes.NodeType) && nodes.NodeType[i] == 1 {
+					f.shadows++
+				}
+			}
 		}
+
 		withDoc := map[int64]bool{}
 		if nodes.ContentDocumentIndex != nil {
 			for _, i := range nodes.ContentDocumentIndex.Index {

@@ -91,13 +91,17 @@ const probeWorld = "canopy-probe"
 // which element has focus, in the document and its same-origin frames; and
 // the page's scroll position, size and zoom, which move every box. It
 // also says whether a document is still being parsed, which the observer
-// does not report (observer.go).
-const probeJS = `(() => {
-  let h = 0, n = 0, parsing = false;
+// does not report (observer.go), and asks the shadow root trackers
+// (shadows.go) how many roots they watch and what state the controls in
+// them hold.
+var probeJS = fmt.Sprintf(`(() => {
+  let h = 0, n = 0, parsing = false, shadows = 0, sh = 0;
   const mix = s => { s = String(s); for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; h = (h * 31 + 124) | 0; };
   const place = e => { let p = ''; for (; e && e.parentElement; e = e.parentElement) p = e.tagName + [...e.parentElement.children].indexOf(e) + '/' + p; return p; };
+  const askShadows = %s;
   const walk = doc => {
     if (doc.readyState === 'loading') parsing = true;
+    try { askShadows(doc.defaultView); } catch (e) {}
     for (const e of doc.querySelectorAll('input,textarea,select')) {
       n++;
       mix(e.tagName === 'SELECT' ? e.selectedIndex : e.value);
@@ -109,8 +113,8 @@ const probeJS = `(() => {
   walk(document);
   const de = document.documentElement;
   return JSON.stringify([n + ':' + h, [scrollX, scrollY, de ? de.clientWidth : 0, de ? de.clientHeight : 0].join(), [innerWidth, innerHeight, devicePixelRatio, visualViewport ? visualViewport.scale : 1].join(),
-    location.href, document.title, parsing]);
-})()`
+    location.href, document.title, parsing, shadows, sh]);
+})()`, fmt.Sprintf(askShadowsJS, shadowAsk, shadowAnswer))
 
 // probeState is probeJS's answer, in parts: an incremental read follows
 // changes of state (its marks say where) and scroll (boxes), not of the
@@ -124,6 +128,13 @@ type probeState struct {
 	// parsing says the document, or a frame's the probe can read, is
 	// still being parsed: no tree of it is kept.
 	parsing bool
+	// shadows is how many elements the shadow roots that the trackers of
+	// the documents the probe can read watch hold (shadows.go).
+	shadows int
+	// shadowState hashes the controls' state and the focus inside those
+	// roots: the observer's marks do not reach there, so a change of it
+	// makes an incremental read whole (changes.go).
+	shadowState int64
 }
 
 // probe evaluates probeJS in the tab's main frame.
@@ -134,12 +145,15 @@ func (b *Browser) probe(ctx context.Context, s cdp.Session, frame cdp.FrameID) (
 		return p, err
 	}
 	var parts []any
-	if err := json.Unmarshal([]byte(raw), &parts); err != nil || len(parts) != 6 {
+	if err := json.Unmarshal([]byte(raw), &parts); err != nil || len(parts) != 8 {
 		return p, fmt.Errorf("probe the page: a malformed answer")
 	}
 	str := func(v any) string { s, _ := v.(string); return s }
 	parsing, _ := parts[5].(bool)
-	return probeState{state: str(parts[0]), scroll: str(parts[1]), size: str(parts[2]), url: str(parts[3]), title: str(parts[4]), parsing: parsing}, nil
+	shadows, _ := parts[6].(float64)
+	inShadows, _ := parts[7].(float64)
+	return probeState{state: str(parts[0]), scroll: str(parts[1]), size: str(parts[2]), url: str(parts[3]), title: str(parts[4]),
+		parsing: parsing, shadows: int(shadows), shadowState: int64(inShadows)}, nil
 }
 
 // probeText evaluates probeJS and returns its answer as is.
@@ -231,8 +245,8 @@ func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, f
 				why = "frames in another process"
 			case d == nil:
 				why = "no DOM snapshot"
-			case d.shadow:
-				why = "shadow roots"
+			case d.shadows != start.probe.shadows:
+				why = "shadow roots canopy does not see into"
 			case d.elsewhere:
 				why = "frames in another process"
 			}

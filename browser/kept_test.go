@@ -79,7 +79,7 @@ func TestKeptTree(t *testing.T) {
 // read whole every time, and the figures say why.
 func TestKeptTreeNotKept(t *testing.T) {
 	b := newBrowser(t)
-	for page, why := range map[string]string{"/shadow.html": "shadow roots", "/cross.html": "frames in another process"} {
+	for page, why := range map[string]string{"/shadow-closed.html": "shadow roots canopy does not see into", "/cross.html": "frames in another process"} {
 		load(t, b, page)
 		snap(t, b)
 		if _, st := snap(t, b); st.Reused || st.Whole != why {
@@ -280,6 +280,47 @@ func TestKeptTreeWhileParsing(t *testing.T) {
 		text, st := snap(t, b)
 		if st.Reused || !strings.Contains(text, fmt.Sprintf(`"Paragraph %d"`, v)) {
 			t.Errorf("the read after the parser added paragraph %d: reused %v\n%s", v, st.Reused, text)
+		}
+	}
+}
+
+// TestKeptShadowRoots: a page with shadow roots, open and closed, made by
+// script or by the parser, is kept; a change inside any of them, a value
+// set by script or the focus moving there makes the next read whole and
+// shows, and the read after it is kept again.
+func TestKeptShadowRoots(t *testing.T) {
+	b := newBrowser(t)
+	load(t, b, "/shadow.html")
+	first, st := snap(t, b)
+	if st.Whole != "" {
+		t.Fatalf("shadow.html was not kept: %s", st.Whole)
+	}
+	if again, st := snap(t, b); !st.Reused || again != first {
+		t.Fatalf("a second read with nothing changed: reused %v, same text %v", st.Reused, again == first)
+	}
+	const open = `document.querySelector('open-card').shadowRoot`
+	changes := []struct{ name, js, want string }{
+		{"a closed root attached", `const h = document.createElement('div'); window.closedRoot = h.attachShadow({mode: 'closed'});
+		  closedRoot.innerHTML = '<button>Closed one</button><input aria-label="Dark field">'; document.body.append(h)`, `button "Closed one"`},
+		{"a text in an open root", open + `.querySelector('p').firstChild.data = 'Open renamed'`, `"Open renamed"`},
+		{"a text in a nested root", open + `.querySelector('nested-badge').shadowRoot.querySelector('span').textContent = 'Nested renamed'`, `"Nested renamed"`},
+		{"a text in the parser's root", `document.getElementById('declarative').shadowRoot.querySelector('p').textContent = 'Declarative renamed'`, `"Declarative renamed"`},
+		{"a button added in a closed root", `closedRoot.append(Object.assign(document.createElement('button'), {textContent: 'Added in the dark'}))`, `button "Added in the dark"`},
+		{"an attribute in a closed root", `closedRoot.querySelector('button').setAttribute('aria-label', 'Labelled closed')`, `button "Labelled closed"`},
+		{"a value set by script in a closed root", `closedRoot.querySelector('input').value = 'typed in the dark'`, `value="typed in the dark"`},
+		{"focus in a closed root", `closedRoot.querySelector('input').focus()`, ` focused`},
+		{"focus moved within it", `closedRoot.querySelector('button').focus()`, `button "Labelled closed" e`},
+	}
+	prev := first
+	for _, c := range changes {
+		js[any](t, b, c.js+"; 1")
+		text, st := snap(t, b)
+		if st.Reused || text == prev || !strings.Contains(text, c.want) {
+			t.Errorf("%s: reused %v, changed %v, no %q in\n%s", c.name, st.Reused, text != prev, c.want, text)
+		}
+		prev = text
+		if again, st := snap(t, b); !st.Reused || again != text {
+			t.Errorf("%s: the read after was not kept (reused %v, not kept because %q)", c.name, st.Reused, st.Whole)
 		}
 	}
 }

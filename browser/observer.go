@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -22,7 +23,7 @@ const (
 // had its effect (settle.Event.Incidental). It also marks what changed
 // for incremental reads (changesJS). It observes a document once it has
 // been parsed: until then no tree of it is kept (kept.go).
-const observerJS = `(() => {
+const observerJS = `(shadowChanged => {
   if (globalThis.__canopyObserver) return;
   let queued = false, focusQueued = false;
   const report = () => { queued = false; try { ` + mutationBinding + `('m'); } catch (e) {} };
@@ -47,6 +48,8 @@ const observerJS = `(() => {
   document.addEventListener('input', input, true);
   document.addEventListener('change', input, true);
   document.addEventListener('focusin', focus, true);
+  // A shadow root's tracker (shadows.go) says something changed inside it.
+  addEventListener(shadowChanged, () => { wide('a shadow root changed'); if (!queued) { queued = true; queueMicrotask(report); } }, true);
   // Scrolling and resizing move every box without a mutation ('s'): the
   // kept tree's boxes are stale (kept.go); for settling it is incidental.
   let moveQueued = false;
@@ -54,7 +57,7 @@ const observerJS = `(() => {
   document.addEventListener('scroll', moved, {capture: true, passive: true});
   addEventListener('resize', moved);
   globalThis.__canopyObserver = obs;
-})()`
+})`
 
 // observe installs the mutation observer in every document the target
 // loads from now on, and in the current ones.
@@ -63,7 +66,7 @@ func observe(ctx context.Context, t cdp.Session) error {
 		return fmt.Errorf("add the mutation binding: %w", err)
 	}
 	_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: observerJS, WorldName: canopyWorld, RunImmediately: new(true),
+		Source: observerJS + "(" + strconv.Quote(shadowChanged) + ")", WorldName: canopyWorld, RunImmediately: new(true),
 	})
 	if err != nil {
 		return fmt.Errorf("install the mutation observer: %w", err)

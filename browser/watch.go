@@ -584,6 +584,9 @@ func (b *Browser) listenTab(ctx context.Context, tabCtx context.Context, id targ
 	if err := trackTimers(ctx, c.Target); err != nil {
 		b.log.Debug("timers", "err", err)
 	}
+	if err := trackShadows(ctx, c.Target); err != nil {
+		b.log.Debug("shadow roots", "err", err)
+	}
 	if err := b.watchSchemes(ctx, c.Target); err != nil {
 		b.log.Debug("external schemes", "err", err)
 	}
