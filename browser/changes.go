@@ -452,6 +452,6 @@ func (b *Browser) splicedTree(ctx context.Context, t *tab, k *keptTree, regions 
 	b.last = snap.Root
 	b.stats = st
 	b.mu.Unlock()
-	b.keep(t, start, snap, st, k.frames, raw, stale)
+	b.keep(t, start, k.others, snap, st, k.frames, raw, stale)
 	return snap, st, nil
 }

@@ -21,9 +21,9 @@ type domFacts struct {
 	// watch as many (shadows.go). The snapshot gives no shadow roots, only
 	// the elements inside them.
 	shadows int
-	// elsewhere says a frame's document is not in this snapshot: another
-	// process holds it, or it is on its way there (kept.go).
-	elsewhere bool
+	// elsewhere counts the frames whose document is not in this snapshot:
+	// another process holds it, or it is on its way there (kept.go).
+	elsewhere int
 	// frames says which elements show which frames, and where in them
 	// (frameboxes.go).
 	frames frameFacts
@@ -106,7 +106,7 @@ func indexDOM(res domsnapshot.CaptureSnapshotResult) *domFacts {
 				n.tag = strings.ToLower(str(int64(nodes.NodeName[i])))
 			}
 			if (n.tag == "iframe" || n.tag == "frame") && !withDoc[int64(i)] {
-				f.elsewhere = true
+				f.elsewhere++
 			}
 			if i < len(nodes.Attributes) {
 				a := nodes.Attributes[i]

@@ -20,6 +20,12 @@ type frameSession struct {
 	// target ownerTID: input coordinates inside the frame are offset by it.
 	ownerTID target.ID
 	owner    cdp.BackendNodeID
+	// changes counts the frame's own events that can change its tree,
+	// heard from canopy's observer and shadow root tracker in it, for the
+	// kept tree (kept.go). heard says both were installed and its events
+	// are listened to: otherwise no tree that holds it is kept.
+	changes changeCounter
+	heard   bool
 }
 
 // noteOwner records which <iframe> shows an out-of-process frame target.
@@ -123,6 +129,7 @@ func (b *Browser) frameSession(ctx context.Context, id target.ID) (*chromedp.Tar
 			return nil, err
 		}
 		fs = &frameSession{ctx: fctx, cancel: cancel}
+		fs.heard = b.hear(ctx, fs)
 		b.mu.Lock()
 		b.frames[id] = fs
 		b.mu.Unlock()
@@ -132,6 +139,38 @@ func (b *Browser) frameSession(ctx context.Context, id target.ID) (*chromedp.Tar
 		return nil, fmt.Errorf("frame target %s has no session", id)
 	}
 	return c.Target, nil
+}
+
+// hear listens to an out-of-process frame's events and installs canopy's
+// observer and shadow root tracker in its documents, before anything of
+// it is read: what changes from then on is counted. It reports whether
+// all of it could be done.
+func (b *Browser) hear(ctx context.Context, fs *frameSession) bool {
+	if err := chromedp.Listen(fs.ctx, fs.changes.note); err != nil {
+		b.log.Debug("listen to a frame target", "err", err)
+		return false
+	}
+	c := chromedp.FromContext(fs.ctx)
+	if err := observe(ctx, c.Target); err != nil {
+		b.log.Debug("observe a frame target", "err", err)
+		return false
+	}
+	if err := trackShadows(ctx, c.Target); err != nil {
+		b.log.Debug("track a frame target's shadow roots", "err", err)
+		return false
+	}
+	return true
+}
+
+// heardFrame returns the session of an out-of-process frame target when
+// its changes are counted, or nil.
+func (b *Browser) heardFrame(id target.ID) *frameSession {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if fs := b.frames[id]; fs != nil && fs.heard {
+		return fs
+	}
+	return nil
 }
 
 // dropGoneFrames detaches from frame targets that no longer exist.

@@ -28,10 +28,12 @@ import (
 // before the next action, costs one round trip instead of a whole read.
 //
 // It keeps only what its events can vouch for. Mutations are reported by
-// the observer in the tab's own renderer, which does not see inside shadow
-// roots nor into frames of other processes: a tree that holds either, a
-// large page read on demand, or a read with notes is not kept (Stats.Whole
-// says why). Options.DriftCheck compares every reuse with a fresh read.
+// the observer in the tab's own renderer, inside shadow roots by the main
+// world's tracker (shadows.go), and in frames of other processes by the
+// same two on their targets (keptframes.go). A tree with a shadow root they
+// cannot see into, a document still parsed, a large page read on demand,
+// or a read with notes is not kept (Stats.Whole says why).
+// Options.DriftCheck compares every reuse with a fresh read.
 
 // changeCounter counts a tab's events that can change its tree.
 type changeCounter struct {
@@ -72,7 +74,10 @@ type keptTree struct {
 	gen        uint64 // the tab's change count when the read began
 	structural uint64 // the tab's structural change count then
 	probe      probeState
-	frame      cdp.FrameID
+	// others marks the frame targets in another process as they were
+	// when the read began (keptframes.go).
+	others map[target.ID]targetMark
+	frame  cdp.FrameID
 	// frames and raw are what the tree was converted from, for
 	// incremental reads to splice changed parts into (changes.go).
 	frames []*frameInfo
@@ -223,7 +228,7 @@ func (k *keptTree) unchanged(start readStart) bool {
 // keep stores a read's tree for the next read, or says why it cannot
 // serve one (Stats.Whole of the next read). stale says its boxes may be
 // older than its nodes (an incremental read's).
-func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, frames []*frameInfo, f *fetched, stale bool) {
+func (b *Browser) keep(t *tab, start readStart, others map[target.ID]targetMark, snap *tree.Snapshot, st Stats, frames []*frameInfo, f *fetched, stale bool) {
 	if t == nil {
 		return
 	}
@@ -238,22 +243,7 @@ func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, f
 	case len(snap.Header.Notes) > 0:
 		why = "the read left notes"
 	default:
-		for _, fr := range frames {
-			d := f.dom[fr.target]
-			switch {
-			case fr.target != frames[0].target:
-				why = "frames in another process"
-			case d == nil:
-				why = "no DOM snapshot"
-			case d.shadows != start.probe.shadows:
-				why = "shadow roots canopy does not see into"
-			case d.elsewhere:
-				why = "frames in another process"
-			}
-			if why != "" {
-				break
-			}
-		}
+		why = framesKept(start, others, frames, f) // keptframes.go
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -261,7 +251,7 @@ func (b *Browser) keep(t *tab, start readStart, snap *tree.Snapshot, st Stats, f
 	t.kept = nil
 	if why == "" {
 		t.kept = &keptTree{snap: snap, stats: st, gen: start.gen, structural: start.structural, probe: start.probe,
-			frame: frames[0].id, frames: frames, raw: f, stale: stale}
+			others: others, frame: frames[0].id, frames: frames, raw: f, stale: stale}
 	}
 }
 
@@ -293,7 +283,7 @@ func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tre
 	boxes := !kst.Stale
 	t := b.curTab()
 	k := b.keptTree(t)
-	still := k != nil && t.watch != nil && t.watch.changes.n.Load() == k.gen
+	still := k != nil && t.watch != nil && t.watch.changes.n.Load() == k.gen && b.targetsStill(k)
 	if k != nil && k.partial() {
 		opt.like = k // compare the same part of the page
 	}
@@ -304,7 +294,7 @@ func (b *Browser) checkDrift(ctx context.Context, opt SnapshotOptions, kept *tre
 	// Events travel ahead of the replies on the same connection, so a
 	// change the fresh read saw (a frame swapped into its own process
 	// while it read) has been counted by now.
-	still = still && t.watch.changes.n.Load() == k.gen
+	still = still && t.watch.changes.n.Load() == k.gen && b.targetsStill(k)
 	if !still {
 		b.log.Debug("drift check skipped: the page changed since the read")
 		return fresh, st, nil

@@ -79,7 +79,7 @@ func TestKeptTree(t *testing.T) {
 // read whole every time, and the figures say why.
 func TestKeptTreeNotKept(t *testing.T) {
 	b := newBrowser(t)
-	for page, why := range map[string]string{"/shadow-closed.html": "shadow roots canopy does not see into", "/cross.html": "frames in another process"} {
+	for page, why := range map[string]string{"/shadow-closed.html": "shadow roots canopy does not see into"} {
 		load(t, b, page)
 		snap(t, b)
 		if _, st := snap(t, b); st.Reused || st.Whole != why {
@@ -323,4 +323,70 @@ func TestKeptShadowRoots(t *testing.T) {
 			t.Errorf("%s: the read after was not kept (reused %v, not kept because %q)", c.name, st.Reused, st.Whole)
 		}
 	}
+}
+
+// TestKeptCrossFrames: a page with a cross-site frame (in another process,
+// with a same-origin frame inside it) is kept; a change in the frame's
+// document, a value set by script there or the focus moving into it makes
+// the next read whole and shows, and the read after it is kept again.
+func TestKeptCrossFrames(t *testing.T) {
+	b := newBrowser(t)
+	load(t, b, "/cross.html")
+	first, st := snap(t, b)
+	if st.Whole != "" {
+		t.Fatalf("cross.html was not kept: %s", st.Whole)
+	}
+	if again, st := snap(t, b); !st.Reused || again != first {
+		t.Fatalf("a second read with nothing changed: reused %v, same text %v", st.Reused, again == first)
+	}
+	frameJS := crossFrameJS(t, b)
+	changes := []struct{ name, js, want string }{
+		{"a text in the frame", `document.querySelector('p').firstChild.data = 'Cross renamed'`, `"Cross renamed"`},
+		{"a button added in the frame", `document.body.append(Object.assign(document.createElement('button'), {textContent: 'Added across'}))`, `button "Added across"`},
+		{"a value set by script in the frame", `document.getElementById('cross-input').value = 'typed across'`, `value="typed across"`},
+		{"focus in the frame", `document.querySelector('button').focus()`, `button "Cross button" e`},
+		{"a text in the frame's own frame", `document.querySelector('iframe').contentDocument.body.append('Grandchild added')`, `"Grandchild added"`},
+	}
+	prev := first
+	for _, c := range changes {
+		frameJS(c.js + "; 1")
+		text, st := snap(t, b)
+		if st.Reused || text == prev || !strings.Contains(text, c.want) {
+			t.Errorf("%s: reused %v, changed %v, no %q in\n%s", c.name, st.Reused, text != prev, c.want, text)
+		}
+		prev = text
+		if again, st := snap(t, b); !st.Reused || again != text {
+			t.Errorf("%s: the read after was not kept (reused %v, not kept because %q)", c.name, st.Reused, st.Whole)
+		}
+	}
+}
+
+// crossFrameJS returns a function that evaluates JavaScript in the current
+// tab's out-of-process frame, over a session of the test's own.
+func crossFrameJS(t *testing.T, b *Browser) func(string) {
+	t.Helper()
+	infos, err := chromedp.Targets(b.browserCtx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range infos {
+		if info.Type != "iframe" {
+			continue
+		}
+		fctx, cancel := chromedp.NewContext(b.browserCtx, chromedp.WithTargetID(info.TargetID), chromedp.WithDetachOnCancel())
+		t.Cleanup(cancel)
+		if err := chromedp.Do(fctx); err != nil { // attach for the context's lifetime
+			t.Fatal(err)
+		}
+		return func(expr string) {
+			t.Helper()
+			ctx, cancel := context.WithTimeout(fctx, 10*time.Second)
+			defer cancel()
+			if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](expr)); err != nil {
+				t.Fatalf("evaluate %q in the frame: %v", expr, err)
+			}
+		}
+	}
+	t.Fatal("no frame target")
+	return nil
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 )
 
-// Shadow roots (docs/decisions/2026-11-24-kept-shadow-roots.md). The
+// Shadow roots (docs/decisions/2026-11-24-kept-shadow-roots-and-frames.md). The
 // observer in canopy's isolated world does not see inside shadow roots, and
 // cannot reach a closed one at all. shadowsJS, in the main world of every
 // document, observes each shadow root the page attaches (attachShadow) and

@@ -29,8 +29,9 @@ type Stats struct {
 	// (kept.go), and the other figures are that read's.
 	Reused bool `json:"reused,omitempty"`
 	// Whole says why the tree of this read will not answer the next one
-	// when nothing changes: shadow roots, frames in another process, a
-	// page read on demand.
+	// when nothing changes: shadow roots canopy cannot see into, a frame
+	// on its way to another process, a document still parsed, a large page
+	// read on demand.
 	Whole string `json:"not_kept,omitempty"`
 	// Checked says the kept tree would have answered, and the drift check
 	// (Options.DriftCheck) found a fresh read the same.
@@ -101,7 +102,7 @@ func (b *Browser) read(ctx context.Context, opt SnapshotOptions, reuse bool) (*t
 	start := b.startRead(ctx, t, tab)
 	reread := ""
 	if k := b.keptTree(t); reuse && k != nil && !(opt.Boxes && k.stale) && !(opt.Full && k.partial()) {
-		if k.unchanged(start) {
+		if k.unchanged(start) && b.targetsUnchanged(ctx, k) {
 			snap, kst := b.reuse(k)
 			if b.driftCheck {
 				kst.Stale = k.stale
@@ -135,6 +136,7 @@ func (b *Browser) read(ctx context.Context, opt SnapshotOptions, reuse bool) (*t
 	if err != nil {
 		return nil, st, err
 	}
+	others := b.markTargets(ctx, frames) // before their trees are read
 	fetched := b.fetch(ctx, frames, opt.Full || opt.like != nil)
 	if opt.like != nil {
 		project(fetched, frames[0].id, opt.like)
@@ -160,7 +162,7 @@ func (b *Browser) read(ctx context.Context, opt SnapshotOptions, reuse bool) (*t
 	st.Nodes = tree.Count(snap.Root)
 	st.WallTime = time.Since(begin)
 	st.Reread = reread
-	b.keep(t, start, snap, st, frames, fetched, false)
+	b.keep(t, start, others, snap, st, frames, fetched, false)
 	b.mu.Lock()
 	st.Whole = t.keptWhy
 	b.stats = st
