@@ -20,7 +20,10 @@ import (
 // its tree is read, as startRead notes of the tab: its change count before
 // and after the probe of its root frame, and the probe.
 type targetMark struct {
-	frame      cdp.FrameID // the target's root frame
+	frame cdp.FrameID // the target's root frame
+	// fs is the session whose count it is: a session attached again
+	// counts from zero, so marks of two sessions do not compare.
+	fs         *frameSession
 	gen, after uint64
 	probe      probeState
 	err        error
@@ -64,6 +67,7 @@ func (b *Browser) markTarget(ctx context.Context, id target.ID, frame cdp.FrameI
 	if s == nil {
 		return m
 	}
+	m.fs = fs
 	m.gen = fs.changes.n.Load()
 	m.probe, m.err = b.probe(ctx, s, frame)
 	m.after = fs.changes.n.Load()
@@ -87,7 +91,7 @@ func (b *Browser) targetsUnchanged(ctx context.Context, k *keptTree) bool {
 			now := b.markTarget(ctx, id, was.frame)
 			mu.Lock()
 			defer mu.Unlock()
-			same = same && now.err == nil && now.probe == was.probe && now.after == was.gen
+			same = same && now.err == nil && now.fs == was.fs && now.probe == was.probe && now.after == was.gen
 		})
 	}
 	wg.Wait()
@@ -100,7 +104,7 @@ func (b *Browser) targetsUnchanged(ctx context.Context, k *keptTree) bool {
 func (b *Browser) targetsStill(k *keptTree) bool {
 	for id, was := range k.others {
 		fs := b.heardFrame(id)
-		if fs == nil || fs.changes.n.Load() != was.gen {
+		if fs == nil || fs != was.fs || fs.changes.n.Load() != was.gen {
 			return false
 		}
 	}
