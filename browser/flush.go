@@ -59,6 +59,7 @@ func (w watcher) Flush() {
 			}
 			if w.w.flushClean(token) {
 				pending = cur.watch.askFrames(w.w.ctx, t, pending, time.Since(w.w.start))
+				pending = w.b.askFrameTargets(w.w.ctx, cur.id, pending, time.Since(w.w.start))
 				w.w.send(pending.event())
 				return
 			}

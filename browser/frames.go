@@ -3,11 +3,15 @@ package browser
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+
+	"github.com/canopy-dev/canopy/settle"
 )
 
 // frameSession is canopy's own session on an out-of-process frame's target.
@@ -26,6 +30,11 @@ type frameSession struct {
 	// are listened to: otherwise no tree that holds it is kept.
 	changes changeCounter
 	heard   bool
+	// tab is the tab whose read attached it: its observer's reports are
+	// that tab's actions' effects.
+	tab target.ID
+	// root is the target's root frame, where a flush asks its timers.
+	root cdp.FrameID
 }
 
 // noteOwner records which <iframe> shows an out-of-process frame target.
@@ -107,6 +116,7 @@ func (b *Browser) discoverFrames(ctx context.Context, tab *chromedp.Target, tabI
 				b.log.Debug("frame tree of frame target", "target", info.TargetID, "err", err)
 				continue
 			}
+			b.noteRoot(info.TargetID, sft.FrameTree.Frame.ID)
 			add(sft.FrameTree, info.ParentFrameID, s, info.TargetID)
 		}
 	}
@@ -129,6 +139,9 @@ func (b *Browser) frameSession(ctx context.Context, id target.ID) (*chromedp.Tar
 			return nil, err
 		}
 		fs = &frameSession{ctx: fctx, cancel: cancel}
+		if t := b.curTab(); t != nil {
+			fs.tab = t.id
+		}
 		fs.heard = b.hear(ctx, fs)
 		b.mu.Lock()
 		b.frames[id] = fs
@@ -146,7 +159,7 @@ func (b *Browser) frameSession(ctx context.Context, id target.ID) (*chromedp.Tar
 // it is read: what changes from then on is counted. It reports whether
 // all of it could be done.
 func (b *Browser) hear(ctx context.Context, fs *frameSession) bool {
-	if err := chromedp.Listen(fs.ctx, fs.changes.note); err != nil {
+	if err := chromedp.Listen(fs.ctx, func(ev any) { b.onFrameEvent(fs, ev) }); err != nil {
 		b.log.Debug("listen to a frame target", "err", err)
 		return false
 	}
@@ -159,7 +172,55 @@ func (b *Browser) hear(ctx context.Context, fs *frameSession) bool {
 		b.log.Debug("track a frame target's shadow roots", "err", err)
 		return false
 	}
+	if err := trackTimers(ctx, c.Target); err != nil {
+		b.log.Debug("track a frame target's timers", "err", err)
+	}
 	return true
+}
+
+// noteRoot records an out-of-process frame target's root frame.
+func (b *Browser) noteRoot(tid target.ID, frame cdp.FrameID) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if fs := b.frames[tid]; fs != nil {
+		fs.root = frame
+	}
+}
+
+// onFrameEvent runs on chromedp's reader goroutine for an out-of-process
+// frame's events: it counts those that can change the tree, and hands what
+// its observer reports to the action in progress on its tab, as the tab's
+// own observer's reports are (watch.go).
+func (b *Browser) onFrameEvent(fs *frameSession, ev any) {
+	fs.changes.note(ev)
+	e, ok := ev.(*runtime.EventBindingCalled)
+	if !ok || e.Name != mutationBinding || strings.HasPrefix(e.Payload, flushPayload) {
+		return
+	}
+	if t := b.curTab(); t != nil && t.id == fs.tab {
+		b.currentWatch().send(settle.Event{Kind: settle.Mutation, Incidental: e.Payload == "f" || e.Payload == "s"})
+	}
+}
+
+// frameTarget is an out-of-process frame target canopy attached to, and
+// its root frame.
+type frameTarget struct {
+	fs   *frameSession
+	root cdp.FrameID
+}
+
+// frameTargets returns the frames from other processes that tab tab
+// shows, as far as canopy attached to them.
+func (b *Browser) frameTargets(tab target.ID) []frameTarget {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []frameTarget
+	for _, fs := range b.frames {
+		if fs.tab == tab {
+			out = append(out, frameTarget{fs, fs.root})
+		}
+	}
+	return out
 }
 
 // heardFrame returns the session of an out-of-process frame target when

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 
 	"github.com/canopy-dev/canopy/settle"
 )
@@ -230,4 +231,50 @@ func (p pendingTimers) event() settle.Event {
 		ev.Due = p.next
 	}
 	return ev
+}
+
+// askFrameTargets asks the trackers in the frames of other processes that
+// tab shows (keptframes.go attached them) about the action's timers, in an
+// isolated world of each target's root frame, and adds their answers to p.
+// A target that does not answer leaves the page's timers unknown, so the
+// wait keeps its tail. Their effects reach the wait from their observers
+// (frames.go's onFrameEvent).
+func (b *Browser) askFrameTargets(ctx context.Context, tab target.ID, p pendingTimers, ago time.Duration) pendingTimers {
+	fss := b.frameTargets(tab)
+	if !p.known || len(fss) == 0 {
+		return p
+	}
+	expr := fmt.Sprintf("(%s)(%d)", askTimersJS, ago.Milliseconds())
+	answers := make(chan pendingTimers, len(fss))
+	for _, ft := range fss {
+		go func() {
+			answers <- askTarget(ctx, ft, expr)
+		}()
+	}
+	for range fss {
+		q := <-answers
+		if !q.known {
+			p.known = false
+		}
+		p = p.sooner(q)
+	}
+	return p
+}
+
+// askTarget evaluates expr, an askTimersJS call, in an isolated world of
+// an out-of-process frame target's root frame.
+func askTarget(ctx context.Context, ft frameTarget, expr string) pendingTimers {
+	s := chromedpTarget(ft.fs.ctx)
+	if s == nil || ft.root == "" {
+		return pendingTimers{}
+	}
+	w, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: ft.root, WorldName: probeWorld})
+	if err != nil {
+		return pendingTimers{}
+	}
+	res, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: w.ExecutionContextID, ReturnByValue: new(true), Silent: new(true)})
+	if err != nil || res.ExceptionDetails != nil {
+		return pendingTimers{}
+	}
+	return parsePending(res.Result)
 }

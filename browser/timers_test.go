@@ -82,6 +82,30 @@ func TestLaterEffectsCrossOrigin(t *testing.T) {
 	}
 }
 
+// TestLaterEffectsAcross: a click in a cross-site frame (another process,
+// another target) whose effect comes on a timer, now or after 20 or 80 ms,
+// or after a timer and an animation frame: the flush asks the frame's own
+// tracker, its observer's report reaches the wait, and the reply shows the
+// effect.
+func TestLaterEffectsAcross(t *testing.T) {
+	e := newAct(t, "/cross.html")
+	frameJS := crossFrameJS(t, e.b)
+	for i, later := range []string{
+		`setTimeout(() => show('Across at once'), 0)`,
+		`setTimeout(() => show('Across after 20'), 20)`,
+		`setTimeout(() => show('Across after 80'), 80)`,
+		`setTimeout(() => requestAnimationFrame(() => show('Across after a frame')), 30)`,
+	} {
+		frameJS(`window.show = s => { document.querySelector('p').textContent = s };
+		  document.querySelector('button').onclick = () => { ` + later + ` }; 1`)
+		want := later[strings.Index(later, "show('")+6 : strings.LastIndex(later, "')")]
+		r := e.must(`click role:button name:"Cross button"`)
+		if !strings.Contains(r.Text, `"`+want+`"`) {
+			t.Errorf("case %d: the reply misses the frame's later effect %q: %q %+v", i, want, r.Text, r.Settled)
+		}
+	}
+}
+
 // TestTimerBound: a timer longer than timerBound is not waited for.
 func TestTimerBound(t *testing.T) {
 	e := newAct(t, "/later.html")
