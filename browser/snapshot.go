@@ -129,10 +129,14 @@ func (b *Browser) read(ctx context.Context, opt SnapshotOptions, reuse bool) (*t
 		}
 		reread = err.Error()
 	}
+	// The marks start again from this read (changes.go), while the
+	// frames are listed.
+	var reset sync.WaitGroup
 	if t != nil && t.watch != nil {
-		t.watch.resetChanges(ctx, tab)
+		reset.Go(func() { t.watch.resetChanges(ctx, tab) })
 	}
 	frames, err := b.discoverFrames(ctx, tab, tabID)
+	reset.Wait()
 	if err != nil {
 		return nil, st, err
 	}
