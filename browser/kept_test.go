@@ -291,15 +291,8 @@ func TestKeptTreeWhileParsing(t *testing.T) {
 func TestKeptShadowRoots(t *testing.T) {
 	b := newBrowser(t)
 	load(t, b, "/shadow.html")
-	first, st := snap(t, b)
-	if st.Whole != "" {
-		t.Fatalf("shadow.html was not kept: %s", st.Whole)
-	}
-	if again, st := snap(t, b); !st.Reused || again != first {
-		t.Fatalf("a second read with nothing changed: reused %v, same text %v", st.Reused, again == first)
-	}
 	const open = `document.querySelector('open-card').shadowRoot`
-	changes := []struct{ name, js, want string }{
+	keptThrough(t, b, func(s string) { js[any](t, b, s+"; 1") }, []keptChange{
 		{"a closed root attached", `const h = document.createElement('div'); window.closedRoot = h.attachShadow({mode: 'closed'});
 		  closedRoot.innerHTML = '<button>Closed one</button><input aria-label="Dark field">'; document.body.append(h)`, `button "Closed one"`},
 		{"a text in an open root", open + `.querySelector('p').firstChild.data = 'Open renamed'`, `"Open renamed"`},
@@ -310,10 +303,29 @@ func TestKeptShadowRoots(t *testing.T) {
 		{"a value set by script in a closed root", `closedRoot.querySelector('input').value = 'typed in the dark'`, `value="typed in the dark"`},
 		{"focus in a closed root", `closedRoot.querySelector('input').focus()`, ` focused`},
 		{"focus moved within it", `closedRoot.querySelector('button').focus()`, `button "Labelled closed" e`},
+	})
+}
+
+// keptChange is a change keptThrough makes, and what the read after it
+// must show.
+type keptChange struct{ name, js, want string }
+
+// keptThrough checks that the tab's page is kept, then makes each change
+// with do: the read after it must not be the kept tree, must differ from
+// the read before and show what the change wants, and the read after that
+// must be kept again.
+func keptThrough(t *testing.T, b *Browser, do func(js string), changes []keptChange) {
+	t.Helper()
+	first, st := snap(t, b)
+	if st.Whole != "" {
+		t.Fatalf("the page was not kept: %s", st.Whole)
+	}
+	if again, st := snap(t, b); !st.Reused || again != first {
+		t.Fatalf("a second read with nothing changed: reused %v, same text %v", st.Reused, again == first)
 	}
 	prev := first
 	for _, c := range changes {
-		js[any](t, b, c.js+"; 1")
+		do(c.js)
 		text, st := snap(t, b)
 		if st.Reused || text == prev || !strings.Contains(text, c.want) {
 			t.Errorf("%s: reused %v, changed %v, no %q in\n%s", c.name, st.Reused, text != prev, c.want, text)
@@ -332,33 +344,14 @@ func TestKeptShadowRoots(t *testing.T) {
 func TestKeptCrossFrames(t *testing.T) {
 	b := newBrowser(t)
 	load(t, b, "/cross.html")
-	first, st := snap(t, b)
-	if st.Whole != "" {
-		t.Fatalf("cross.html was not kept: %s", st.Whole)
-	}
-	if again, st := snap(t, b); !st.Reused || again != first {
-		t.Fatalf("a second read with nothing changed: reused %v, same text %v", st.Reused, again == first)
-	}
 	frameJS := crossFrameJS(t, b)
-	changes := []struct{ name, js, want string }{
+	keptThrough(t, b, func(s string) { frameJS(s + "; 1") }, []keptChange{
 		{"a text in the frame", `document.querySelector('p').firstChild.data = 'Cross renamed'`, `"Cross renamed"`},
 		{"a button added in the frame", `document.body.append(Object.assign(document.createElement('button'), {textContent: 'Added across'}))`, `button "Added across"`},
 		{"a value set by script in the frame", `document.getElementById('cross-input').value = 'typed across'`, `value="typed across"`},
 		{"focus in the frame", `document.querySelector('button').focus()`, `button "Cross button" e`},
 		{"a text in the frame's own frame", `document.querySelector('iframe').contentDocument.body.append('Grandchild added')`, `"Grandchild added"`},
-	}
-	prev := first
-	for _, c := range changes {
-		frameJS(c.js + "; 1")
-		text, st := snap(t, b)
-		if st.Reused || text == prev || !strings.Contains(text, c.want) {
-			t.Errorf("%s: reused %v, changed %v, no %q in\n%s", c.name, st.Reused, text != prev, c.want, text)
-		}
-		prev = text
-		if again, st := snap(t, b); !st.Reused || again != text {
-			t.Errorf("%s: the read after was not kept (reused %v, not kept because %q)", c.name, st.Reused, st.Whole)
-		}
-	}
+	})
 }
 
 // crossFrameJS returns a function that evaluates JavaScript in the current

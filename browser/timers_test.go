@@ -190,39 +190,58 @@ const timerFactsJS = `(async () => {
 func TestPageTimersUnchanged(t *testing.T) {
 	b := newBrowser(t)
 	load(t, b, "/later.html")
+	with, _ := samePageFacts(t, b, "/later.html", timerFactsJS, func() {
+		ctx, cancel := context.WithTimeout(b.tabCtx(), 20*time.Second)
+		defer cancel()
+		if p, err := b.curTab().watch.barrier(ctx, chromedpTarget(b.tabCtx()), flushPayload+"check", time.Minute); err != nil || !p.known {
+			t.Fatalf("the tracker did not answer: %+v %v", p, err)
+		}
+	})
+	if !strings.Contains(with, "tick 3") || !strings.Contains(with, "error Uncaught Error: boom mine") {
+		t.Errorf("the facts miss what they check:\n%s", with)
+	}
+}
+
+// samePageFacts evaluates factsJS (awaited, a JSON object) in b's tab,
+// where canopy's scripts run, then runs asked (a question to them), then
+// loads page in a tab canopy is not attached to and evaluates factsJS
+// there: every fact must be the same. It returns both answers.
+func samePageFacts(t *testing.T, b *Browser, page, factsJS string, asked func()) (with, without string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(b.tabCtx(), 20*time.Second)
 	defer cancel()
-	tracked, err := chromedp.Run(ctx, chromedp.Evaluate[string](timerFactsJS, chromedp.EvalAwaitPromise))
+	with, err := chromedp.Run(ctx, chromedp.Evaluate[string](factsJS, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, err := b.curTab().watch.barrier(ctx, chromedpTarget(b.tabCtx()), flushPayload+"check", time.Minute); err != nil || !p.known {
-		t.Fatalf("the tracker did not answer: %+v %v", p, err)
+	if asked != nil {
+		asked()
 	}
 	pctx, pcancel := chromedp.NewContext(b.browserCtx) // a tab canopy is not attached to
 	defer pcancel()
 	pctx, pcancel = context.WithTimeout(pctx, 20*time.Second)
 	defer pcancel()
-	if _, err := chromedp.Run(pctx, chromedp.Navigate(testSite.URL("/later.html"))); err != nil {
+	if _, err := chromedp.Run(pctx, chromedp.Navigate(testSite.URL(page))); err != nil {
 		t.Fatal(err)
 	}
-	pristine, err := chromedp.Run(pctx, chromedp.Evaluate[string](timerFactsJS, chromedp.EvalAwaitPromise))
+	without, err = chromedp.Run(pctx, chromedp.Evaluate[string](factsJS, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var with, without map[string]any
-	if err := json.Unmarshal([]byte(tracked), &with); err != nil {
+	var w, wo map[string]any
+	if err := json.Unmarshal([]byte(with), &w); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal([]byte(pristine), &without); err != nil {
+	if err := json.Unmarshal([]byte(without), &wo); err != nil {
 		t.Fatal(err)
 	}
-	for k, v := range without {
-		if !reflect.DeepEqual(with[k], v) {
-			t.Errorf("%s differs with the tracker: %v\nwithout it: %v", k, with[k], v)
+	if len(wo) == 0 {
+		t.Fatalf("no facts: %s", without)
+	}
+	for k, v := range wo {
+		if !reflect.DeepEqual(w[k], v) {
+			t.Errorf("%s differs with canopy's scripts: %v\nwithout them: %v", k, w[k], v)
 		}
 	}
-	if !strings.Contains(tracked, "tick 3") || !strings.Contains(tracked, "error Uncaught Error: boom mine") {
-		t.Errorf("the facts miss what they check:\n%s", tracked)
-	}
+	return with, without
 }
