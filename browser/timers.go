@@ -244,7 +244,7 @@ func (b *Browser) askFrameTargets(ctx context.Context, tab target.ID, p pendingT
 	if !p.known || len(fss) == 0 {
 		return p
 	}
-	expr := fmt.Sprintf("(%s)(%d)", askTimersJS, ago.Milliseconds())
+	expr := fmt.Sprintf(askAfterFrameJS, askTimersJS, ago.Milliseconds())
 	answers := make(chan pendingTimers, len(fss))
 	for _, ft := range fss {
 		go func() {
@@ -261,8 +261,21 @@ func (b *Browser) askFrameTargets(ctx context.Context, tab target.ID, p pendingT
 	return p
 }
 
-// askTarget evaluates expr, an askTimersJS call, in an isolated world of
-// an out-of-process frame target's root frame.
+// askAfterFrameJS asks askTimersJS (%[1]s, for an action %[2]d ms ago)
+// after the frame's next animation frame and a task, as the flush's round
+// trip does in the main frame (barrierJS): what the frame's timers and
+// animation frames did by then has been reported first.
+const askAfterFrameJS = `new Promise(done => {
+  const t0 = performance.now();
+  let went = false;
+  const go = () => { if (!went) { went = true; setTimeout(() => done((%[1]s)(Math.ceil(%[2]d + performance.now() - t0))), 0); } };
+  if (document.visibilityState !== 'visible') return go();
+  requestAnimationFrame(go);
+  setTimeout(go, 50);
+})`
+
+// askTarget evaluates expr, an askAfterFrameJS, in an isolated world of an
+// out-of-process frame target's root frame.
 func askTarget(ctx context.Context, ft frameTarget, expr string) pendingTimers {
 	s := chromedpTarget(ft.fs.ctx)
 	if s == nil || ft.root == "" {
@@ -272,7 +285,8 @@ func askTarget(ctx context.Context, ft frameTarget, expr string) pendingTimers {
 	if err != nil {
 		return pendingTimers{}
 	}
-	res, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: w.ExecutionContextID, ReturnByValue: new(true), Silent: new(true)})
+	res, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: w.ExecutionContextID,
+		AwaitPromise: new(true), ReturnByValue: new(true), Silent: new(true)})
 	if err != nil || res.ExceptionDetails != nil {
 		return pendingTimers{}
 	}
