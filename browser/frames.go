@@ -155,9 +155,10 @@ func (b *Browser) frameSession(ctx context.Context, id target.ID) (*chromedp.Tar
 }
 
 // hear listens to an out-of-process frame's events and installs canopy's
-// observer and shadow root tracker in its documents, before anything of
-// it is read: what changes from then on is counted. It reports whether
-// all of it could be done.
+// observer, shadow root tracker and timer tracker in its documents, before
+// anything of it is read: what changes from then on is counted. It reports
+// whether the frame is heard (the timer tracker only shortens waits, so
+// without it the frame still is).
 func (b *Browser) hear(ctx context.Context, fs *frameSession) bool {
 	if err := chromedp.Listen(fs.ctx, func(ev any) { b.onFrameEvent(fs, ev) }); err != nil {
 		b.log.Debug("listen to a frame target", "err", err)
