@@ -34,6 +34,12 @@ func TestLaterEffects(t *testing.T) {
 		"Debounce 80", "Saving", "Re-armed debounce", "Interval", "Frame debounce",
 	} {
 		r := clickFlushed(t, e, name)
+		// A machine so loaded that the first round trip outlasts the
+		// timer sees the effect come as an event: try twice more.
+		for try := 0; try < 2 && timed[name] && r.Settled.Followed == 0; try++ {
+			t.Logf("%s: no timer followed, again: %+v", name, r.Settled)
+			r = clickFlushed(t, e, name)
+		}
 		if !strings.Contains(r.Text, `Done: `+name+`"`) {
 			t.Errorf("%s: the reply misses the effect: %q %+v", name, r.Text, r.Settled)
 		}
