@@ -32,13 +32,14 @@ const observerJS = `(shadowChanged => {
   // A document still being parsed is new as a whole: observing the
   // parser's every insertion cost a third of os.html's load. The observer
   // starts once the parser is done, and says the document changed.
+  const observe = () => obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   const start = () => {
-    obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    observe();
     wide('the document was parsed');
     if (!queued) { queued = true; queueMicrotask(report); }
   };
   if (document.readyState === 'loading') document.addEventListener('readystatechange', start, {once: true});
-  else obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  else observe();
   const input = e => { markEvent(e); if (!queued) { queued = true; queueMicrotask(report); } };
   const focus = () => { if (!focusQueued) { focusQueued = true; queueMicrotask(focusReport); } };
   // window.print(): the preview (a desktop browser's) holds the page until
