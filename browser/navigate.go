@@ -138,3 +138,15 @@ func (b *Browser) WaitLoaded(ctx context.Context, limit time.Duration) (Load, er
 		}
 	}
 }
+
+// navKey is the settle key of a frame's requested navigation, until the
+// frame starts loading (a frame of the page) or a document commits or a
+// download begins (the page itself: its loading may end in a download,
+// whose start can come well after the loading stopped on a loaded
+// machine).
+func navKey(frame cdp.FrameID) string { return "nav:" + string(frame) }
+
+// frameNavHold is how long a requested navigation may hold an action's
+// wait: one that never goes on (an external scheme, a 204, one
+// cancelled) stops holding then.
+const frameNavHold = 300 * time.Millisecond

@@ -98,15 +98,6 @@ func (tw *tabWatch) openDialog() *page.EventJavascriptDialogOpening {
 	return tw.dialog
 }
 
-// navKey is the settle key of a frame's navigation that has not started
-// loading yet.
-func navKey(frame cdp.FrameID) string { return "nav:" + string(frame) }
-
-// frameNavHold is how long a frame's requested navigation may hold an
-// action's wait before it starts loading: one that never does (a
-// download, an external scheme, one cancelled) stops holding then.
-const frameNavHold = 300 * time.Millisecond
-
 // onEvent runs on chromedp's reader goroutine: it must not block or call CDP.
 func (tw *tabWatch) onEvent(ev any) {
 	tw.changes.note(ev)
@@ -155,7 +146,9 @@ func (tw *tabWatch) onEvent(ev any) {
 	case *page.EventFrameStartedLoading:
 		tw.setLoading(e.FrameID, true)
 		w.send(settle.Event{Kind: settle.Busy, Key: "frame:" + string(e.FrameID)})
-		w.send(settle.Event{Kind: settle.Idle, Key: navKey(e.FrameID)})
+		if string(e.FrameID) != string(tw.id) {
+			w.send(settle.Event{Kind: settle.Idle, Key: navKey(e.FrameID)})
+		}
 	case *page.EventFrameStoppedLoading:
 		tw.setLoading(e.FrameID, false)
 		w.send(settle.Event{Kind: settle.Idle, Key: "frame:" + string(e.FrameID)})
@@ -166,6 +159,9 @@ func (tw *tabWatch) onEvent(ev any) {
 		w.outcome("the page crashed (navigate or reload opens it again)")
 		w.send(settle.Event{Kind: settle.Block})
 	case *page.EventFrameNavigated:
+		if e.Frame != nil {
+			w.send(settle.Event{Kind: settle.Idle, Key: navKey(e.Frame.ID)})
+		}
 		if e.Frame != nil && e.Frame.ParentID == "" {
 			tw.storm.reset() // a new document starts calm
 			tw.mu.Lock()
@@ -246,6 +242,7 @@ func (tw *tabWatch) onEvent(ev any) {
 		}
 		// The browser takes the navigation over: the next events do not
 		// follow a flush of this page.
+		w.send(settle.Event{Kind: settle.Busy, Key: navKey(e.FrameID), Hold: frameNavHold})
 		w.send(settle.Event{Kind: settle.Slow})
 	case *page.EventWindowOpen:
 		// The new window is the browser's: its events do not follow a
@@ -537,6 +534,7 @@ func (b *Browser) onBrowserEvent(ev any) {
 		}
 		w.outcome("download started " + quoteText(e.SuggestedFilename))
 		w.send(settle.Event{Kind: settle.Busy, Key: "dl:" + e.GUID})
+		w.send(settle.Event{Kind: settle.Idle, Key: navKey(e.FrameID)})
 		b.downloadNames.Store(e.GUID, e.SuggestedFilename)
 	case *cdpbrowser.EventDownloadProgress:
 		if _, ok := b.downloadNames.Load(e.GUID); !ok && b.browserContext != "" {
