@@ -173,8 +173,8 @@ func (b *Browser) drag(ctx context.Context, tab cdp.Session, h *handle, to *tree
 	if err != nil {
 		return err
 	}
-	fx, fy, err := b.point(ctx, h, true)
-	if err != nil {
+	// Measuring the source first scrolls it into view.
+	if _, _, err := b.point(ctx, h, true); err != nil {
 		return err
 	}
 	tx, ty, err := b.point(ctx, th, false)
@@ -182,7 +182,8 @@ func (b *Browser) drag(ctx context.Context, tab cdp.Session, h *handle, to *tree
 		return fmt.Errorf("the drop target %s: %w", tree.Line(to), err)
 	}
 	// The drop target may have scrolled the source away: measure it again.
-	if fx, fy, err = b.point(ctx, h, true); err != nil {
+	fx, fy, err := b.point(ctx, h, true)
+	if err != nil {
 		return err
 	}
 	t, ok := tab.(*chromedp.Target)

@@ -49,14 +49,13 @@ func (b *Browser) noteOwner(tid, ownerTID target.ID, owner cdp.BackendNodeID) {
 // frameInfo is one frame of the page: where it lives and who owns it.
 type frameInfo struct {
 	id       cdp.FrameID
-	parent   cdp.FrameID       // "" for the main frame
-	url      string            // the frame's document URL
-	failed   string            // the URL an error page stands for, or ""
-	session  *chromedp.Target  // the target whose renderer holds the frame
-	target   target.ID         // that target's id
-	ownerIn  *chromedp.Target  // the target that holds the parent frame (and the <iframe>)
-	ownerTID target.ID         // its id
-	owner    cdp.BackendNodeID // the <iframe> element, in ownerIn; filled later
+	parent   cdp.FrameID      // "" for the main frame
+	url      string           // the frame's document URL
+	failed   string           // the URL an error page stands for, or ""
+	session  *chromedp.Target // the target whose renderer holds the frame
+	target   target.ID        // that target's id
+	ownerIn  *chromedp.Target // the target that holds the parent frame (and the <iframe>)
+	ownerTID target.ID        // its id
 }
 
 // document is the URL of the document the frame shows, as --domains judges

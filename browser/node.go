@@ -160,31 +160,6 @@ func staleOr(err error) error {
 	return err
 }
 
-// describe names a DOM node that is not in the tree (an overlay that covers
-// a target): tag, id and classes, e.g. div#cookie-banner.overlay.
-func describe(ctx context.Context, t cdp.Session, id cdp.BackendNodeID) string {
-	res, err := cdp.Call(ctx, t, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: id})
-	if err != nil || res.Node == nil {
-		return "another element"
-	}
-	n := res.Node
-	if n.NodeType == 3 {
-		return "text " + quoteText(strings.TrimSpace(n.NodeValue))
-	}
-	s := strings.ToLower(n.LocalName)
-	for i := 0; i+1 < len(n.Attributes); i += 2 {
-		switch n.Attributes[i] {
-		case "id":
-			s += "#" + n.Attributes[i+1]
-		case "class":
-			for _, c := range strings.Fields(n.Attributes[i+1]) {
-				s += "." + c
-			}
-		}
-	}
-	return s
-}
-
 // chromedpTarget returns the target of a chromedp context.
 func chromedpTarget(ctx context.Context) *chromedp.Target {
 	if c := chromedp.FromContext(ctx); c != nil {

@@ -78,7 +78,7 @@ func Open(ctx context.Context, display string) (*Screen, error) {
 	pix, err := formatOf(setup, screen)
 	if err != nil {
 		xconn.Close(conn)
-		return nil, fmt.Errorf("X display %s: %w", name, err)
+		return nil, fmt.Errorf("the X display %s: %w", name, err)
 	}
 	return &Screen{
 		conn:       conn,
@@ -129,7 +129,7 @@ func (s *Screen) connection() (*xgb.Conn, error) {
 // serverError words an error from waiting on the X server for a user.
 func (s *Screen) serverError(err error) error {
 	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("X display %s closed the connection: %w", s.name, err)
+		return fmt.Errorf("the X display %s closed the connection: %w", s.name, err)
 	}
 	return err
 }

@@ -198,15 +198,6 @@ func eachProc(f func(pid int, argv [][]byte) bool) {
 	}
 }
 
-// environ returns a process's initial environment ("KEY=value" entries).
-func environ(pid int) []string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return nil
-	}
-	return strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-}
-
 // chromiumHint names the Chromium or Chrome windows on display whose
 // process is not a registered app ("" when there are none). The windows
 // tell which processes run on this display: Chromium overwrites its

@@ -44,7 +44,7 @@ func Apps(patterns ...string) Option {
 			case pat == "" && !deny:
 				continue
 			case pat == "":
-				err = fmt.Errorf("--apps %q: name the program to deny after the !", raw)
+				err = fmt.Errorf("--apps %q: a ! must be followed by the program to deny", raw)
 			default:
 				if _, merr := path.Match(pat, ""); merr != nil {
 					err = fmt.Errorf("--apps %q is not a valid pattern (globs: * ? [a-z]): %w", raw, merr)

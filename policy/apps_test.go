@@ -34,7 +34,7 @@ func TestAppsPatterns(t *testing.T) {
 	for _, c := range []struct{ pattern, want string }{
 		{"[", `--apps "[" is not a valid pattern`},
 		{"!gtk[4-", `--apps "!gtk[4-" is not a valid pattern`},
-		{"!", `--apps "!": name the program to deny after the !`},
+		{"!", `--apps "!": a ! must be followed by the program to deny`},
 	} {
 		_, err := Open(action.Act, Apps("zenity", c.pattern, "!xterm"))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {

@@ -90,7 +90,7 @@ func Open(display string) (*Display, error) {
 	}
 	if err := xtest.Init(conn); err != nil {
 		xconn.Close(conn)
-		return nil, fmt.Errorf("X display %s has no XTEST extension, which fake input needs (%v): start the server without -disable-xtest", name, err)
+		return nil, fmt.Errorf("the X display %s has no XTEST extension, which fake input needs (%v): start the server without -disable-xtest", name, err)
 	}
 	setup := xproto.Setup(conn)
 	screen := setup.DefaultScreen(conn)
@@ -157,7 +157,7 @@ func (d *Display) sync(ctx context.Context) error {
 	})
 	if err != nil {
 		if err == io.EOF {
-			return fmt.Errorf("X display %s closed the connection", d.name)
+			return fmt.Errorf("the X display %s closed the connection", d.name)
 		}
 		return err
 	}
@@ -168,7 +168,7 @@ func (d *Display) sync(ctx context.Context) error {
 			return first
 		}
 		if xerr != nil && first == nil {
-			first = fmt.Errorf("X server refused the request: %v", xerr)
+			first = fmt.Errorf("the X server refused the request: %v", xerr)
 		}
 	}
 }

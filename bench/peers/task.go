@@ -97,18 +97,6 @@ func gone(s string) func(string, bool) bool {
 	}
 }
 
-// all is a check that every one of checks passes.
-func all(checks ...func(string, bool) bool) func(string, bool) bool {
-	return func(text string, snapshot bool) bool {
-		for _, c := range checks {
-			if !c(text, snapshot) {
-				return false
-			}
-		}
-		return true
-	}
-}
-
 // checkedLine matches a checkbox line that says checked (and not "not
 // checked", "unchecked" or "checked=false").
 func checkedLine(name string) func(string, bool) bool {

@@ -116,14 +116,6 @@ func (a *agent) shell(ctx context.Context, command string) (string, error) {
 	return a.call(ctx, "shell", map[string]any{"command": command})
 }
 
-// last is the latest reply.
-func (a *agent) last() string {
-	if len(a.replies) == 0 {
-		return ""
-	}
-	return a.replies[len(a.replies)-1]
-}
-
 // all is every reply so far.
 func (a *agent) all() string { return strings.Join(a.replies, "\n") }
 
@@ -211,9 +203,7 @@ func collect(v any, out *[]string) {
 			collect(x, out)
 		}
 	case []string:
-		for _, x := range v {
-			*out = append(*out, x)
-		}
+		*out = append(*out, v...)
 	case []step:
 		for _, x := range v {
 			collect(x.Args, out)

@@ -125,10 +125,10 @@ func Live(display, busAddress string) error {
 	select {
 	case err := <-xerr:
 		if err != nil {
-			return fmt.Errorf("X display %s does not answer: %w", display, err)
+			return fmt.Errorf("the X display %s does not answer: %w", display, err)
 		}
 	case <-ctx.Done():
-		return fmt.Errorf("X display %s does not answer: %w", display, ctx.Err())
+		return fmt.Errorf("the X display %s does not answer: %w", display, ctx.Err())
 	}
 
 	conn, err := dbus.Connect(busAddress, dbus.WithContext(ctx))

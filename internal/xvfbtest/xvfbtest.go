@@ -76,13 +76,13 @@ func Start() (display string, stop func(), err error) {
 	case n := <-line:
 		if n == "" {
 			stop()
-			return "", nil, fmt.Errorf("Xvfb gave no display number:\n%s", out.String())
+			return "", nil, fmt.Errorf("the Xvfb server gave no display number:\n%s", out.String())
 		}
 		return ":" + n, stop, nil
 	case err := <-exited:
-		return "", nil, fmt.Errorf("Xvfb exited (%v):\n%s", err, out.String())
+		return "", nil, fmt.Errorf("the Xvfb server exited (%v):\n%s", err, out.String())
 	case <-time.After(30 * time.Second):
 		stop()
-		return "", nil, fmt.Errorf("Xvfb did not start in 30s:\n%s", out.String())
+		return "", nil, fmt.Errorf("the Xvfb server did not start in 30s:\n%s", out.String())
 	}
 }
