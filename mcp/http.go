@@ -27,9 +27,12 @@ const Path = "/mcp"
 // connection must name a loopback Host) stays on.
 //
 // Each MCP session is its own world, with its own browser (attached with
-// --cdp, its own browser context in that browser): a new session beyond
-// Options.MaxSessions gets 503, and a session idle for
-// Options.IdleTimeout is closed with its browser.
+// --cdp, its own browser context in that browser), started by the first
+// tool call that needs it. At Options.MaxSessions, a new session takes the
+// place of the idle session used longest ago, which is closed with its
+// browser; only when every session has a call in flight does the new one
+// get 503. A session idle for Options.IdleTimeout is closed with its
+// browser.
 func (s *Server) Handler(token string) http.Handler {
 	s.clients.isolate()
 	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
@@ -48,17 +51,42 @@ func (s *Server) Handler(token string) http.Handler {
 			deny(w, http.StatusUnauthorized, "canopy: missing or wrong bearer token (send Authorization: Bearer TOKEN; the token is --token, $CANOPY_TOKEN, or the one printed at start)")
 			return
 		}
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && s.sessions() >= s.opt.MaxSessions {
-			w.Header().Set("Retry-After", "60")
-			deny(w, http.StatusServiceUnavailable, fmt.Sprintf("canopy: %d sessions are open, the most this server serves (--max-sessions); close one, or wait for an idle one to time out", s.opt.MaxSessions))
-			return
-		}
-		mcpHandler.ServeHTTP(w, r)
+		s.serveSession(mcpHandler, w, r)
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		deny(w, http.StatusNotFound, "canopy: the MCP endpoint is "+Path)
 	})
 	return mux
+}
+
+// serveSession serves one request of the streamable transport, keeping
+// the sessions within Options.MaxSessions (seats): a request of a session
+// that gave way gets 404, and a new session at the cap takes the seat of
+// the idle one used longest ago, or gets 503 when every session has a call
+// in flight.
+func (s *Server) serveSession(h http.Handler, w http.ResponseWriter, r *http.Request) {
+	if id := r.Header.Get(sessionHeader); id != "" {
+		leave, ok := s.seats.enter(id, r.Method != http.MethodGet)
+		if !ok {
+			deny(w, http.StatusNotFound, fmt.Sprintf("session not found: canopy closed it, idle, to make room for a new session at the cap of %d (--max-sessions); initialize a new one", s.opt.MaxSessions))
+			return
+		}
+		defer leave()
+		h.ServeHTTP(w, r)
+		return
+	}
+	if r.Method != http.MethodPost { // the SDK refuses it: no session to make
+		h.ServeHTTP(w, r)
+		return
+	}
+	ow, err := s.seats.open(w, initializes(r))
+	if err != nil {
+		w.Header().Set("Retry-After", "10")
+		deny(w, http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	defer ow.done()
+	h.ServeHTTP(ow, r)
 }
 
 // sessions counts the MCP sessions open now.

@@ -18,9 +18,9 @@ import (
 )
 
 // TestHTTPIsolation: over HTTP every MCP session is its own world. Two
-// clients do not see each other's cookies, tabs or refs; a third beyond
-// --max-sessions is turned away with one line; a client that leaves
-// closes its browser, which makes room; an idle session is closed.
+// clients do not see each other's cookies, tabs or refs; a client that
+// leaves closes its browser; an idle session is closed. (Sessions beyond
+// --max-sessions: sessions_test.go.)
 func TestHTTPIsolation(t *testing.T) {
 	s := newServer(t, Options{MaxSessions: 2, IdleTimeout: 4 * time.Second})
 	srv := httptest.NewServer(s.Handler("tok"))
@@ -72,10 +72,6 @@ func TestHTTPIsolation(t *testing.T) {
 		t.Errorf("%d sessions with a browser, want 2", got)
 	}
 
-	// A third client is turned away while two are open.
-	if _, err := open(); err == nil || !strings.Contains(err.Error(), "Service Unavailable") {
-		t.Errorf("third session: %v, want a 503 refusal", err)
-	}
 	// A leaves: its browser closes, and a new client gets in.
 	a.Close()
 	waitFor(t, "A's session to end", func() bool { return s.clients.live() == 1 })

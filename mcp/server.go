@@ -63,7 +63,9 @@ type Options struct {
 	// must not write to stdout.
 	Logger *slog.Logger
 	// MaxSessions bounds the MCP sessions served over HTTP at once, each
-	// with its own browser; 0 means DefaultMaxSessions.
+	// with its own browser; 0 means DefaultMaxSessions. At the bound a new
+	// session takes the place of the idle one used longest ago (one with
+	// no call in flight); only when all are busy is it refused.
 	MaxSessions int
 	// IdleTimeout closes an HTTP session (and its browser) that made no
 	// request for this long; 0 means DefaultIdleTimeout.
@@ -81,6 +83,7 @@ const (
 type Server struct {
 	srv     *sdk.Server
 	clients *clients
+	seats   *seats // the HTTP transport's sessions, within MaxSessions
 	opt     Options
 	log     *slog.Logger
 }
@@ -133,6 +136,7 @@ func New(opt Options) (*Server, error) {
 	}
 	s.srv.AddTool(shellTool(), s.shellHandler)
 	s.srv.AddReceivingMiddleware(listOffered(tier))
+	s.seats = newSeats(s.srv, opt.MaxSessions, log)
 	return s, nil
 }
 
