@@ -143,7 +143,7 @@ func (t *seats) admit() (victim string, taken *seat, err error) {
 // waits for the session's handlers (one still running after its client
 // hung up), so it runs on its own: the new session does not wait.
 func (t *seats) giveWay(id string, idle time.Duration) {
-	t.log.Info("closed an idle MCP session", "session", id, "idle", idle.Round(time.Millisecond),
+	t.log.Warn("closed an idle MCP session", "session", id, "idle", idle.Round(time.Millisecond),
 		"why", fmt.Sprintf("gave way to a new session at the cap of %d", t.max))
 	for ss := range t.srv.Sessions() {
 		if ss.ID() == id {
