@@ -125,7 +125,7 @@ func checkBrowser(ctx context.Context, opt Options) Check {
 		}
 		return c
 	}
-	v, err := browserVersion(ctx, path, min(versionTimeout, opt.Timeout))
+	v, err := BrowserVersion(ctx, path, min(versionTimeout, opt.Timeout))
 	if err != nil {
 		c.Detail = fmt.Sprintf("%s --version: %v", path, err)
 		c.Fix = "reinstall it (apt-get install --reinstall chromium), or pass --chromium PATH to a working browser"
@@ -136,9 +136,13 @@ func checkBrowser(ctx context.Context, opt Options) Check {
 	return c
 }
 
-// browserVersion runs `path --version` in its own process group, which is
-// killed when the timeout passes (Debian's chromium is a wrapper script).
-func browserVersion(ctx context.Context, path string, timeout time.Duration) (string, error) {
+// BrowserVersion asks the browser at path its version ("Chromium
+// 156.0.8078.108 built on Debian …"): what `canopy doctor` reports, and
+// what a test that reads the browser's own UI names when it fails, since
+// a point release may draw that UI differently. It runs `path --version`
+// in its own process group, which is killed when the timeout passes
+// (Debian's chromium is a wrapper script).
+func BrowserVersion(ctx context.Context, path string, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "--version")

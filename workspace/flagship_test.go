@@ -16,6 +16,7 @@ import (
 
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/internal/chromiumui"
 	"github.com/canopy-dev/canopy/internal/desktoptest"
 	"github.com/canopy-dev/canopy/internal/mcptest"
 	"github.com/canopy-dev/canopy/internal/site"
@@ -56,6 +57,7 @@ var openedDialog = regexp.MustCompile(`(?m)^opened dialog "([^"]+)" \(([^)]+)\) 
 // open_app left focused, and saves it again. On a desktop with the portal
 // and on one without it, in Chromium's GTK 3 and GTK 4 modes.
 func TestFlagship(t *testing.T) {
+	chromiumui.Relies(t, chromiumui.SaveDialog, chromiumui.Bubbles)
 	for _, mode := range flagshipModes {
 		t.Run(mode.name, func(t *testing.T) {
 			desktoptest.Use(t, mode.desktop)
@@ -210,6 +212,7 @@ func waitFile(t *testing.T, path, want string) {
 // keeps serving, and the next download brings up a new portal (the bus
 // starts it again) whose dialog saves the file.
 func TestPortalDies(t *testing.T) {
+	chromiumui.Relies(t, chromiumui.SaveDialog)
 	desktoptest.Use(t, desktoptest.Modes[0])
 	ctx := context.Background()
 	dir := t.TempDir()

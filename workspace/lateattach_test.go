@@ -15,6 +15,7 @@ import (
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/desktop"
+	"github.com/canopy-dev/canopy/internal/chromiumui"
 	"github.com/canopy-dev/canopy/internal/desktoptest"
 	"github.com/canopy-dev/canopy/internal/site"
 	"github.com/canopy-dev/canopy/policy"
@@ -35,6 +36,7 @@ import (
 // to it, and the agent names the file and saves it. With the portal, the
 // dialog is its own application's window, in the tree from the start.
 func TestLateAttach(t *testing.T) {
+	chromiumui.Relies(t, chromiumui.SaveDialog)
 	for _, m := range desktoptest.Modes {
 		t.Run(m.Name, func(t *testing.T) {
 			desktoptest.Use(t, m)

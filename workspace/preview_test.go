@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/internal/chromiumui"
 	"github.com/canopy-dev/canopy/internal/desktoptest"
 	"github.com/canopy-dev/canopy/settle"
 )
@@ -27,6 +28,7 @@ const printMarker = "GEO-PRINT-MARKER"
 // the Save dialog (the portal's or the browser's own) and saves it. The
 // PDF holds the page's text, and the page is back in the tree after.
 func TestPrintPreview(t *testing.T) {
+	chromiumui.Relies(t, chromiumui.PrintPreview, chromiumui.SaveDialog)
 	pdftotext, err := exec.LookPath("pdftotext")
 	if err != nil {
 		t.Fatal("the print tests need pdftotext: apt-get install poppler-utils")
@@ -146,6 +148,7 @@ func waitPDF(t *testing.T, pdftotext, path, want string) {
 // faking the beforeprint event. The click ends within the settle cap, and
 // its reply does not say a preview opened.
 func TestPrintPreviewNever(t *testing.T) {
+	chromiumui.Relies(t, chromiumui.PrintPreview)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	_, s := openWorkspace(ctx, t)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/internal/chromiumui"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 	"github.com/canopy-dev/canopy/workspace"
@@ -26,6 +27,7 @@ import (
 // position. The browser's UI language is pinned so the answer can be
 // named.
 func TestPermissionPrompt(t *testing.T) {
+	chromiumui.Relies(t, chromiumui.PermissionChip, chromiumui.PermissionBubble)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	w, err := workspace.Open(ctx, browser.Options{Args: []string{"--lang=en-US"}})

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/internal/chromiumui"
 )
 
 // TestExternalSchemeDialog: on the desktop, a link to an app's own scheme
@@ -23,6 +24,7 @@ import (
 // naming the app the desktop would hand the link to. Cancelling the
 // dialog gives the page back its input.
 func TestExternalSchemeDialog(t *testing.T) {
+	chromiumui.Relies(t, chromiumui.ExternalScheme)
 	// A desktop of the test's own where My App handles myapp: links.
 	root := t.TempDir()
 	apps := filepath.Join(root, "data", "applications")

@@ -12,6 +12,7 @@ import (
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/desktop"
+	"github.com/canopy-dev/canopy/internal/chromiumui"
 	"github.com/canopy-dev/canopy/keys"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/tree"
@@ -30,6 +31,7 @@ const farButton = "Far button"
 // window then reports its own UI in AT-SPI in device-independent pixels
 // but its web document in device pixels), and at 150% browser zoom.
 func TestPageOnScreen(t *testing.T) {
+	chromiumui.Relies(t, chromiumui.ScaledBoxes)
 	for _, tc := range []struct {
 		name  string
 		args  []string
