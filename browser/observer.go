@@ -43,9 +43,10 @@ const observerJS = `(shadowChanged => {
   const input = e => { markEvent(e); if (!queued) { queued = true; queueMicrotask(report); } };
   const focus = () => { if (!focusQueued) { focusQueued = true; queueMicrotask(focusReport); } };
   // window.print(): the preview (a desktop browser's) holds the page until
-  // it closes, so say so before it opens.
-  addEventListener('beforeprint', () => { try { ` + mutationBinding + `('print'); } catch (e) {} });
-  addEventListener('afterprint', () => { try { ` + mutationBinding + `('printed'); } catch (e) {} });
+  // it closes, so say so before it opens. Only the browser's own events
+  // count: a page that dispatches a beforeprint of its own prints nothing.
+  addEventListener('beforeprint', e => { if (e.isTrusted) try { ` + mutationBinding + `('print'); } catch (e) {} });
+  addEventListener('afterprint', e => { if (e.isTrusted) try { ` + mutationBinding + `('printed'); } catch (e) {} });
   document.addEventListener('input', input, true);
   document.addEventListener('change', input, true);
   document.addEventListener('focusin', focus, true);

@@ -43,11 +43,14 @@ const (
 )
 
 // promptKey names the prompt as work in flight for the settler;
-// promptHold is how long it may hold the action (the bubble shows about
-// 400 ms after the chip, later on a loaded machine).
+// promptHold is how long it may hold the action. The bubble shows about
+// 400 ms after the chip on a quiet machine, and seconds later on a loaded
+// one (it came after 2.5 s at a load of 9–13); the hold ends when it
+// shows, so its cap is one a loaded machine does not outrun, and it
+// pushes the settle's cap back (see settle.Event.Hold).
 const (
 	promptKey  = "permission prompt"
-	promptHold = 2500 * time.Millisecond
+	promptHold = 10 * time.Second
 )
 
 // lookupCap bounds each question the watch asks about an event's object,

@@ -65,7 +65,9 @@ type Event struct {
 	// Hold, on a Busy event, is how long this work may hold the page
 	// busy, when it is known to take longer than Options.MaxBusy (a
 	// browser prompt that shows its window some time after it asked);
-	// zero means MaxBusy. The cap still ends the wait.
+	// zero means MaxBusy. Such work ends on an event (the window
+	// showing), so its Hold is a cap a loaded machine does not outrun:
+	// the wait's cap is pushed back to cover it.
 	Hold time.Duration
 	// Incidental, on a Mutation, says the change comes with any action
 	// rather than being its effect: the focus moved to the element acted
@@ -200,6 +202,7 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 	var res Result
 	quietTimer := time.NewTimer(opt.Quiet)
 	defer quietTimer.Stop()
+	deadline := start.Add(opt.Cap) // pushed back by a Busy event's Hold
 	capTimer := time.NewTimer(opt.Cap)
 	defer capTimer.Stop()
 	// staleTimer fires when the first work in flight stops holding the
@@ -354,8 +357,13 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 					if ev.Hold > 0 {
 						hold = ev.Hold
 					}
-					busy[ev.Key] = time.Now().Add(hold)
+					end := time.Now().Add(hold)
+					busy[ev.Key] = end
 					armStale()
+					if ev.Hold > 0 && end.After(deadline) {
+						deadline = end
+						capTimer.Reset(time.Until(deadline))
+					}
 				}
 			case Idle:
 				delete(busy, ev.Key)

@@ -53,6 +53,33 @@ func TestHold(t *testing.T) {
 	}
 }
 
+// TestHoldPastCap: work with a hold past the cap (a prompt that shows its
+// window late on a loaded machine) pushes the cap back: the wait ends on
+// its Idle, not at the cap.
+func TestHoldPastCap(t *testing.T) {
+	ev := make(chan Event, 1)
+	ev <- Event{Kind: Busy, Key: "prompt", Hold: time.Minute}
+	shown := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(100 * time.Millisecond) // the test plays a prompt that shows late
+		shown <- time.Now()
+		ev <- Event{Kind: Idle, Key: "prompt"}
+	}()
+	res := Wait(context.Background(), ev, Options{Quiet: 10 * time.Millisecond, Cap: 20 * time.Millisecond})
+	end := time.Now()
+	if !res.Quiet {
+		t.Errorf("the cap ended the wait before the held work: %+v", res)
+	}
+	select {
+	case at := <-shown:
+		if end.Before(at) {
+			t.Errorf("the wait ended before the work it held: %+v", res)
+		}
+	default:
+		t.Errorf("the wait ended before the work it held: %+v", res)
+	}
+}
+
 // endless sends mutations on ev without pause, as an animation that never
 // stops does, until the returned channel is closed.
 func endless(ev chan<- Event) chan struct{} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/settle"
@@ -26,8 +27,11 @@ import (
 // on the desktop for the preview's controls, and the reply holds them.
 
 // previewWait caps how long an action waits for the print preview to show
-// on the desktop after the page asked to print: the settle's default cap.
-const previewWait = settle.DefaultCap
+// on the desktop after the page asked to print. The wait ends when it
+// shows (about half a second on a quiet machine); the cap is one a loaded
+// machine does not outrun, and it pushes the settle's cap back (see
+// settle.Event.Hold).
+const previewWait = 10 * time.Second
 
 // previewURL is the address of the print preview's document.
 const previewURL = "chrome://print/"
