@@ -195,14 +195,40 @@ func (c *Clipboard) Close() error {
 		c.mu.Unlock()
 		return nil
 	}
+	owned, at := c.owned, c.ownedAt
 	c.closed, c.owned, c.text = true, false, ""
 	c.mu.Unlock()
+	if owned {
+		c.giveUp(at)
+	}
 	c.conn.Close()
 	select { // the loop ends when xgb has hung up
 	case <-c.done:
 	case <-time.After(answerCap):
 	}
 	return nil
+}
+
+// giveUp gives up the selection taken at time at, and waits (a round
+// trip, at most answerCap) until the server has done it: a Read by another
+// client right after Close then finds the clipboard empty, rather than
+// asking this connection, which hangs up. The server would release it at
+// the hang-up too, but when it gets to it (late on a loaded machine). A
+// selection taken since by another client is left alone (its change time
+// is later than at).
+func (c *Clipboard) giveUp(at xproto.Timestamp) {
+	xproto.SetSelectionOwner(c.conn, xproto.WindowNone, c.atoms.sel, at)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = xproto.GetSelectionOwner(c.conn, c.atoms.sel).Reply()
+	}()
+	t := time.NewTimer(answerCap)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
 }
 
 // acquire takes the one-slot semaphore that serialises Read and Write.

@@ -135,12 +135,8 @@ func TestCloseWhileServing(t *testing.T) {
 	}
 	// The requestor has deleted the INCR property, so a is sending chunks
 	// it never takes.
-	start := time.Now()
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
-	}
-	if took := time.Since(start); took > time.Second {
-		t.Errorf("Close took %v", took)
 	}
 	select {
 	case <-a.done:
