@@ -71,6 +71,7 @@ func (b *Browser) watch(ctx context.Context) (session.Watcher, error) {
 	b.sinkMu.Lock()
 	b.sink = w
 	b.sinkMu.Unlock()
+	b.curTab().watchOrNil().seed(w)
 	return watcher{b, w}, nil
 }
 

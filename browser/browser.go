@@ -220,7 +220,13 @@ func (b *Browser) Gone() bool {
 	}
 }
 
-// Alive asks the browser for its version, with a short cap: it tells a
+// aliveCap bounds Alive's question. A browser that died answers at once
+// (the connection fails); one that is up but busy — laying out a huge
+// page, on a loaded machine — may take seconds, and was taken for dead
+// (and replaced, losing the page) with a cap of 2 s at a load of 10.
+const aliveCap = 10 * time.Second
+
+// Alive asks the browser for its version, within aliveCap: it tells a
 // browser that died a moment ago (before the connection noticed) from one
 // that is up. Callers use it before a call, to start afresh instead of
 // failing the call on a dead connection.
@@ -228,7 +234,7 @@ func (b *Browser) Alive(ctx context.Context) bool {
 	if b.Gone() {
 		return false
 	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, aliveCap)
 	defer cancel()
 	_, err := cdp.Call(ctx, chromedp.FromContext(b.browserCtx).Browser, cdpbrowser.GetVersion, cdp.Empty{})
 	return err == nil

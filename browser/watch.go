@@ -59,6 +59,9 @@ type tabWatch struct {
 	frameWorlds map[string]bool
 	// axOn says the Accessibility domain is enabled (changes.go).
 	axOn bool
+	// inflight holds the requests in flight and when each began
+	// (inflight.go).
+	inflight map[network.RequestID]time.Time
 }
 
 // dialogOpened returns a channel that is closed once a JavaScript dialog is
@@ -105,7 +108,8 @@ func (tw *tabWatch) onEvent(ev any) {
 	switch e := ev.(type) {
 	case *network.EventRequestWillBeSent:
 		if !strings.HasPrefix(e.Request.URL, "data:") {
-			w.send(settle.Event{Kind: settle.Busy, Key: "req:" + string(e.RequestID)})
+			tw.requestStarted(e.RequestID)
+			w.send(settle.Event{Kind: settle.Busy, Key: reqKey(e.RequestID)})
 		}
 		w.requestSent(e)
 		if e.Type == network.ResourceTypeDocument && action.External(e.Request.URL) {
@@ -129,11 +133,11 @@ func (tw *tabWatch) onEvent(ev any) {
 			tw.mu.Unlock()
 			w.send(settle.Event{Kind: settle.Idle, Key: "frame:" + string(e.FrameID)})
 			if ok {
-				w.send(settle.Event{Kind: settle.Idle, Key: "req:" + string(req)})
+				tw.requestEnded(req)
 			}
 		}
 	case *network.EventLoadingFinished:
-		w.send(settle.Event{Kind: settle.Idle, Key: "req:" + string(e.RequestID)})
+		tw.requestEnded(e.RequestID)
 	case *network.EventResponseReceived:
 		w.responded(e)
 	case *runtime.EventConsoleAPICalled:
@@ -142,7 +146,7 @@ func (tw *tabWatch) onEvent(ev any) {
 		w.thrown(e)
 	case *network.EventLoadingFailed:
 		w.loadFailed(e)
-		w.send(settle.Event{Kind: settle.Idle, Key: "req:" + string(e.RequestID)})
+		tw.requestEnded(e.RequestID)
 	case *page.EventFrameStartedLoading:
 		tw.setLoading(e.FrameID, true)
 		w.send(settle.Event{Kind: settle.Busy, Key: "frame:" + string(e.FrameID)})

@@ -71,8 +71,14 @@ type Event struct {
 	Hold time.Duration
 	// Incidental, on a Mutation, says the change comes with any action
 	// rather than being its effect: the focus moved to the element acted
-	// on. See WaitFlushed.
+	// on; on a Busy event with Since, that the work is older than the
+	// action. See WaitFlushed.
 	Incidental bool
+	// Since, on a Busy event, is when the work began, when that was
+	// before the wait (a request in flight when the watch started): it
+	// holds the page until Since plus its hold, so work older than
+	// MaxBusy holds nothing. Zero means now.
+	Since time.Time
 	// Timers, on a Flushed event, says the source knows the timers the
 	// action set (a page's setTimeout calls since it began), so the wait
 	// needs no Options.Tail: Due says when the next of them fires.
@@ -357,7 +363,11 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 					if ev.Hold > 0 {
 						hold = ev.Hold
 					}
-					end := time.Now().Add(hold)
+					began := time.Now()
+					if !ev.Since.IsZero() && ev.Since.Before(began) {
+						began = ev.Since
+					}
+					end := began.Add(hold)
 					busy[ev.Key] = end
 					armStale()
 					if ev.Hold > 0 && end.After(deadline) {

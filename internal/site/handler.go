@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -63,6 +64,7 @@ func newHandler(primary, cross string) (http.Handler, error) {
 	mux.HandleFunc("GET /bigtext", serveBigText)
 	mux.HandleFunc("POST /api/save", serveSaveFails)
 	mux.HandleFunc("GET /api/ok", serveOK)
+	mux.HandleFunc("GET /api/slow", serveSlow)
 	mux.HandleFunc("/api/missing/", http.NotFound)
 	mux.HandleFunc("/landing/{name}", serveLanding)
 	mux.HandleFunc("GET /redirect", redirector(primary, cross))
@@ -157,6 +159,25 @@ func serveSaveFails(w http.ResponseWriter, r *http.Request) {
 func serveOK(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain")
 	io.WriteString(w, "saved")
+}
+
+// serveSlow answers "slow" after ?ms= milliseconds (at most 2 s; 100 by
+// default): a request a page keeps in flight for a while, as a slow
+// server does. It ends early when the client goes away.
+func serveSlow(w http.ResponseWriter, r *http.Request) {
+	ms, err := strconv.Atoi(r.URL.Query().Get("ms"))
+	if err != nil || ms < 0 {
+		ms = 100
+	}
+	t := time.NewTimer(min(time.Duration(ms)*time.Millisecond, 2*time.Second))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain")
+	io.WriteString(w, "slow")
 }
 
 // pyDocHandler serves PyDocDir under /pydoc/, or a one-line 404 when the
