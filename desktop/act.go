@@ -183,22 +183,32 @@ func (d *Desktop) modalOf(it *atspi.Item) *atspi.Item {
 	return nil
 }
 
-// awaitCloseCap caps how long a click on a modal dialog's button waits for
-// the dialog to close.
-const awaitCloseCap = 2 * time.Second
+// A click on a modal dialog's button may close it, and closing may take
+// the app a while (GTK 4's file chooser saves first; zenity leaves its main
+// loop and exits) without an event a settle would wait for. awaitClose
+// asks the dialog's state on every event and every awaitCloseTick. The
+// wait is counted in the app's answers, not in time: a dialog that is
+// still open after its app answered awaitCloseAnswers times stays open
+// (a button that does not close it); an app that stopped answering is
+// closing, and gets up to awaitCloseCap — on a loaded machine, an exit
+// took more than 2 s.
+const (
+	awaitCloseTick    = 100 * time.Millisecond
+	awaitCloseAnswers = 20
+	awaitCloseCap     = 20 * time.Second
+)
 
 // awaitClose waits, after a click on a modal dialog's button, until the
-// dialog is gone or the cap passes. Closing may take the app a while (GTK
-// 4's file chooser saves first) and sends no event a settle would wait
-// for, so this re-checks on every event and every 100 ms.
+// dialog is gone, or its app answered awaitCloseAnswers times with it
+// open, or awaitCloseCap passes.
 func (d *Desktop) awaitClose(ctx context.Context, win *atspi.Item) {
 	ch, unsub := d.events.Subscribe()
 	defer unsub()
 	ctx, cancel := context.WithTimeout(ctx, awaitCloseCap)
 	defer cancel()
-	tick := time.NewTicker(100 * time.Millisecond)
+	tick := time.NewTicker(awaitCloseTick)
 	defer tick.Stop()
-	for {
+	for answers := 0; answers < awaitCloseAnswers; answers++ {
 		st, err := d.conn.States(ctx, win.Ref)
 		if err != nil || st.Has(atspi.StateDefunct) || !d.windowMapped(ctx, win, st) {
 			return
