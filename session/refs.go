@@ -158,6 +158,9 @@ func (s *Session) resolveWhole(ctx context.Context, st *step, target string) (*t
 	}
 	whole, rerr := s.readAs(ctx, true)
 	if rerr != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, fmt.Errorf("%s is not in the part of the page read so far, and the call ran out of time reading the rest (a longer timeout, or a selector with a role and a name, looks it up faster): %w", target, cerr)
+		}
 		return nil, err
 	}
 	st.before, st.whole = whole, true
