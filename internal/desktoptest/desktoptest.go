@@ -37,6 +37,7 @@ const ReuseVar = "CANOPY_TEST_DESKTOP"
 // package documentation) and returns the exit code for os.Exit. A desktop
 // it brought up is stopped afterwards, also on SIGINT or SIGTERM.
 func Main(m *testing.M) int {
+	defer freshSettings()()
 	if os.Getenv(ReuseVar) == "reuse" {
 		err := Live(os.Getenv("DISPLAY"), os.Getenv("DBUS_SESSION_BUS_ADDRESS"))
 		if err == nil {
@@ -99,6 +100,26 @@ func Main(m *testing.M) int {
 		}
 	}
 	return code
+}
+
+// settingsVar and its value keep the GSettings of the apps the tests
+// start in memory: nothing one test's app saves (mousepad's "the previous
+// session did not end normally", after an earlier test's session stopped
+// it) reaches the next test's — with -count=N, the next run's.
+const settingsVar, settingsValue = "GSETTINGS_BACKEND", "memory"
+
+// freshSettings sets settingsVar for the process, and returns what
+// restores it.
+func freshSettings() (restore func()) {
+	old, had := os.LookupEnv(settingsVar)
+	os.Setenv(settingsVar, settingsValue)
+	return func() {
+		if had {
+			os.Setenv(settingsVar, old)
+		} else {
+			os.Unsetenv(settingsVar)
+		}
+	}
 }
 
 // Live reports, as an error, why display and busAddress are not a desktop
@@ -189,6 +210,7 @@ func Use(t *testing.T, m Mode) *vdesk.Desktop {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
+	t.Setenv(settingsVar, settingsValue)
 	for _, k := range d.Unset() {
 		t.Setenv(k, "") // restored at the end of the test
 		os.Unsetenv(k)
