@@ -117,20 +117,24 @@ func (w *Workspace) previewShown(ctx context.Context) bool {
 	return shown
 }
 
-// hasControls reports whether n holds a combo box and a button that is not
-// disabled.
+// hasControls reports whether n holds its controls ready: combo boxes
+// (the destination among them), none of them disabled, and a button that
+// is not. While the preview loads, Chromium shows its controls disabled,
+// one by one, and the destination's comes last (on a loaded machine a
+// snapshot caught them half drawn, with "More settings" already enabled).
 func hasControls(n *tree.Node) bool {
-	combo, button := false, false
+	combo, button, loading := false, false, false
 	tree.Walk(n, func(c *tree.Node) bool {
 		switch c.Role {
 		case "combobox":
 			combo = true
+			loading = loading || c.States.Has(tree.Disabled)
 		case "button":
 			button = button || !c.States.Has(tree.Disabled)
 		}
-		return !(combo && button)
+		return !loading
 	})
-	return combo && button
+	return combo && button && !loading
 }
 
 // heldByPreview reports whether the print preview holds the page and

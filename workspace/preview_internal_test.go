@@ -44,6 +44,9 @@ func TestPreviewPieces(t *testing.T) {
 		{doc(combo, off), false},
 		{doc(combo, off, on), true},
 		{doc(&tree.Node{Role: "section", Children: []*tree.Node{combo}}, on), true},
+		// Half drawn: a combo box still disabled, though a button is not.
+		{doc(&tree.Node{Role: "combobox", Name: "Pages", States: tree.Disabled}, on), false},
+		{doc(combo, &tree.Node{Role: "combobox", Name: "Pages", States: tree.Disabled}, on), false},
 	} {
 		if got := hasControls(tc.doc); got != tc.want {
 			t.Errorf("hasControls(%s) = %v, want %v", tree.Line(tc.doc), got, tc.want)

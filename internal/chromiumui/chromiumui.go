@@ -42,8 +42,9 @@ const (
 	// PrintPreview: window.print() in a headful browser opens the print
 	// preview (chrome://print) inside the browser window, with a combobox
 	// "Destination" and buttons "Save" and "Cancel"; its destination list
-	// offers "Save as PDF".
-	PrintPreview Fact = `window.print() opens the print preview (chrome://print) in the browser window, with combobox "Destination", buttons "Save" and "Cancel", and a "Save as PDF" destination (en-US)`
+	// offers "Save as PDF". While it loads, its combo boxes are disabled
+	// (canopy waits for them: workspace's hasControls).
+	PrintPreview Fact = `window.print() opens the print preview (chrome://print) in the browser window, with combobox "Destination", buttons "Save" and "Cancel", and a "Save as PDF" destination (en-US); its combo boxes are disabled until it has loaded`
 	// SaveDialog: a download that asks where to save (or the print
 	// preview's Save) opens a file chooser — the desktop portal's when one
 	// is on the session bus, else Chromium's own GTK one — as a dialog with
