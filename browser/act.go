@@ -72,6 +72,7 @@ func (b *Browser) watch(ctx context.Context) (session.Watcher, error) {
 	b.sink = w
 	b.sinkMu.Unlock()
 	b.curTab().watchOrNil().seed(w)
+	b.seedDownloads(w)
 	return watcher{b, w}, nil
 }
 

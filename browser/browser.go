@@ -157,6 +157,9 @@ type Browser struct {
 	noDisplay      bool     // a launched browser with no display: external links open no app
 	profileDir     string   // a launched browser's profile, removed by Close
 	downloadNames  sync.Map // download GUID → suggested file name
+	// downloadsAsking holds the downloads whose Save dialog is up (GUID →
+	// true): they end when it closes (inflight.go).
+	downloadsAsking sync.Map
 
 	metas metaCache // each document's metadata (pagemap.go)
 }

@@ -214,8 +214,7 @@ func (b *Browser) watchSchemes(ctx context.Context, t cdp.Session) error {
 // the desktop's handlers read from disk, which the event reader must not
 // wait for: the action stays busy until the line is in. A desktop
 // browser's question, or the handler's window, opens on the desktop after
-// the request: the action waits for a window to open, up to
-// settle.MaxBusy.
+// the request: the action waits for a window to open, up to windowHold.
 func (tw *tabWatch) externalURL(w *watch, u string, end schemeEnd) {
 	headless := tw.b.headless
 	rule := ruleOf(action.Scheme(u))
@@ -227,7 +226,7 @@ func (tw *tabWatch) externalURL(w *watch, u string, end schemeEnd) {
 	key := "scheme:" + u
 	w.send(settle.Event{Kind: settle.Busy, Key: key})
 	if !headless && rule != neverHands && end == schemeLoaded {
-		w.send(settle.Event{Kind: settle.Busy, Key: key + " window", UntilOpened: true})
+		w.send(settle.Event{Kind: settle.Busy, Key: key + " window", UntilOpened: true, Hold: windowHold})
 	}
 	set := schemeSetting{headless: headless, noDisplay: tw.b.noDisplay, end: end}
 	go func() {

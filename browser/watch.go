@@ -546,6 +546,7 @@ func (b *Browser) onBrowserEvent(ev any) {
 		}
 		switch e.State {
 		case cdpbrowser.DownloadProgressStateCompleted:
+			b.downloadsAsking.Delete(e.GUID)
 			name, _ := b.downloadNames.Load(e.GUID)
 			path := e.FilePath
 			if path == "" {
@@ -554,6 +555,7 @@ func (b *Browser) onBrowserEvent(ev any) {
 			w.outcome(fmt.Sprintf("downloaded %s → %s", quoteText(fmt.Sprint(name)), path))
 			w.send(settle.Event{Kind: settle.Idle, Key: "dl:" + e.GUID})
 		case cdpbrowser.DownloadProgressStateCanceled:
+			b.downloadsAsking.Delete(e.GUID)
 			name, _ := b.downloadNames.Load(e.GUID)
 			w.outcome("download canceled " + quoteText(fmt.Sprint(name)))
 			w.send(settle.Event{Kind: settle.Idle, Key: "dl:" + e.GUID})
@@ -565,8 +567,10 @@ func (b *Browser) onBrowserEvent(ev any) {
 				// up (the desktop says when a window opens), not at
 				// MaxBusy. Downloads into a folder complete by themselves
 				// and stay busy until then, so their outcome is in the
-				// reply.
-				w.send(settle.Event{Kind: settle.Busy, Key: "dl:" + e.GUID, UntilOpened: true})
+				// reply. The dialog may take seconds to show on a loaded
+				// machine: windowHold.
+				b.downloadsAsking.Store(e.GUID, true)
+				w.send(settle.Event{Kind: settle.Busy, Key: "dl:" + e.GUID, UntilOpened: true, Hold: windowHold})
 			}
 		}
 	}

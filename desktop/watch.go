@@ -79,6 +79,8 @@ func (w *watch) loop(ch <-chan atspi.Event) {
 				}
 			case opensWindow(e):
 				ev = settle.Event{Kind: settle.Opened}
+			case closesWindow(e):
+				ev = settle.Event{Kind: settle.Closed}
 			case e.Type == "object:state-changed:focused" || strings.HasPrefix(e.Type, "focus:"):
 				// Focus comes with any click: not the action's effect.
 				ev.Incidental = true
@@ -208,4 +210,11 @@ func (w *watch) Stop() ([]string, bool) {
 func opensWindow(e atspi.Event) bool {
 	return e.Type == "window:create" ||
 		e.Type == "object:children-changed:add" && e.Source.Path == atspi.Root.Path
+}
+
+// closesWindow says whether an event is a window closing: destroyed, or
+// taken off its application's root.
+func closesWindow(e atspi.Event) bool {
+	return e.Type == "window:destroy" ||
+		e.Type == "object:children-changed:remove" && e.Source.Path == atspi.Root.Path
 }

@@ -51,6 +51,9 @@ const (
 	// which the browser takes over; a new tab): this wait ends on the
 	// quiet window, not on a flush.
 	Slow
+	// Closed says a window closed on the desktop: work that waits for one
+	// (Busy with UntilClosed) holds the page from now on.
+	Closed
 )
 
 // Event is one report from a source.
@@ -62,6 +65,11 @@ type Event struct {
 	// waits for the Save dialog, which another source (the desktop) sees.
 	// Once a window opened during the wait, such work is done at once.
 	UntilOpened bool
+	// UntilClosed, on a Busy event, says the work holds the page only
+	// once a window closed during the wait (a Closed event): a download
+	// whose Save dialog is up ends when the dialog closes, some time
+	// after; an action that types into the dialog does not wait for it.
+	UntilClosed bool
 	// Hold, on a Busy event, is how long this work may hold the page
 	// busy, when it is known to take longer than Options.MaxBusy (a
 	// browser prompt that shows its window some time after it asked);
@@ -204,7 +212,9 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 	start := time.Now()
 	busy := map[string]time.Time{} // work in flight → when it stops holding the page
 	untilOpened := map[string]bool{}
-	opened := false // a window opened during this wait
+	opened := false                       // a window opened during this wait
+	dormant := map[string]time.Duration{} // UntilClosed work → its hold, until a window closes
+	closed := false                       // a window closed during this wait
 	var res Result
 	quietTimer := time.NewTimer(opt.Quiet)
 	defer quietTimer.Stop()
@@ -358,6 +368,12 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 					}
 					untilOpened[ev.Key] = true
 				}
+				if ev.UntilClosed && !closed {
+					if _, dup := busy[ev.Key]; !dup {
+						dormant[ev.Key] = ev.Hold
+					}
+					break
+				}
 				if _, dup := busy[ev.Key]; !dup {
 					hold := opt.MaxBusy
 					if ev.Hold > 0 {
@@ -377,6 +393,22 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 				}
 			case Idle:
 				delete(busy, ev.Key)
+				delete(dormant, ev.Key)
+				armStale()
+			case Closed:
+				closed = true
+				for k, hold := range dormant {
+					if hold <= 0 {
+						hold = opt.MaxBusy
+					}
+					end := time.Now().Add(hold)
+					busy[k] = end
+					if end.After(deadline) {
+						deadline = end
+						capTimer.Reset(time.Until(deadline))
+					}
+				}
+				clear(dormant)
 				armStale()
 			case Opened:
 				opened = true

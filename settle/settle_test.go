@@ -80,6 +80,37 @@ func TestHoldPastCap(t *testing.T) {
 	}
 }
 
+// TestUntilClosed: work that waits for a window to close holds nothing
+// while none closes, and holds the page once one did, until it ends.
+func TestUntilClosed(t *testing.T) {
+	opt := Options{Quiet: 10 * time.Millisecond, Cap: 20 * time.Millisecond}
+	ev := make(chan Event, 1)
+	ev <- Event{Kind: Busy, Key: "dl", UntilClosed: true, Hold: time.Minute}
+	if res := Wait(context.Background(), ev, opt); !res.Quiet {
+		t.Errorf("work waiting for a window to close held the page: %+v", res)
+	}
+
+	ev = make(chan Event, 2)
+	ev <- Event{Kind: Busy, Key: "dl", UntilClosed: true, Hold: time.Minute}
+	ev <- Event{Kind: Closed}
+	ended := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(100 * time.Millisecond) // the test plays a download that ends late
+		ended <- time.Now()
+		ev <- Event{Kind: Idle, Key: "dl"}
+	}()
+	res := Wait(context.Background(), ev, opt)
+	end := time.Now()
+	select {
+	case at := <-ended:
+		if !res.Quiet || end.Before(at) {
+			t.Errorf("the wait ended before the work a closed window started: %+v", res)
+		}
+	default:
+		t.Errorf("the wait ended before the work a closed window started: %+v", res)
+	}
+}
+
 // endless sends mutations on ev without pause, as an animation that never
 // stops does, until the returned channel is closed.
 func endless(ev chan<- Event) chan struct{} {
@@ -100,8 +131,10 @@ func TestCap(t *testing.T) {
 	ev := make(chan Event)
 	stop := endless(ev)
 	defer close(stop)
-	// Events without pause: an animation that never stops.
-	res := Wait(context.Background(), ev, Options{Quiet: 50 * time.Millisecond, Cap: 100 * time.Millisecond})
+	// Events without pause: an animation that never stops. The quiet
+	// window is longer than the cap: a loaded machine that starves the
+	// sender for a while does not make the page quiet.
+	res := Wait(context.Background(), ev, Options{Quiet: 5 * time.Second, Cap: 100 * time.Millisecond})
 	if res.Quiet || res.Waited < 100*time.Millisecond {
 		t.Errorf("endless mutations: %+v", res)
 	}
