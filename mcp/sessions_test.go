@@ -11,20 +11,34 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/canopy-dev/canopy"
+	"github.com/canopy-dev/canopy/policy"
+	"github.com/canopy-dev/canopy/session"
 )
 
 // TestSessionsGiveWay: at --max-sessions 2, clients that never close their
 // sessions do not lock the next one out. A new session takes the seat of
 // the idle session used longest ago (not the oldest opened), which gets
 // 404 "session not found" and is logged; a session with a call in flight
-// (a wait) keeps its seat even when it was used longer ago; when every
-// session has a call in flight the new one gets 503 with one line; once a
-// call ends its session can give way, and its browser closes.
+// (a click waiting for the user's yes) keeps its seat even when it was
+// used longer ago; when every session has a call in flight the new one
+// gets 503 with one line; once the call ends its session can give way, and
+// its browser closes.
 func TestSessionsGiveWay(t *testing.T) {
 	logs := &logBuffer{}
-	s := newServer(t, Options{MaxSessions: 2, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	s := newServer(t, Options{
+		MaxSessions: 2, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+		// Generous caps: each held call ends when the test answers.
+		CallTimeout: 10 * time.Minute,
+		Session: canopy.Config{
+			Rules:   []policy.Option{policy.Confirm(`name:Delete`)},
+			Session: session.Options{ConfirmTimeout: 10 * time.Minute},
+		},
+	})
 	h := newHTTPTest(t, s)
 
 	a, b := h.open(), h.open()
@@ -34,6 +48,7 @@ func TestSessionsGiveWay(t *testing.T) {
 	if _, err := a.ListTools(context.Background(), nil); err != nil { // A is now used later than B
 		t.Fatal(err)
 	}
+	h.idle(a)
 	c := h.open()
 	h.gaveWay(b, 2, logs)
 	if _, err := b.ListTools(context.Background(), nil); err == nil {
@@ -43,15 +58,15 @@ func TestSessionsGiveWay(t *testing.T) {
 		t.Errorf("%d sessions with a backend, want none: no tool call was made", got)
 	}
 
-	// A waits on its page for text that never comes: a call in flight.
-	// A was used before C was opened, yet C gives way.
-	stopA := h.waitForever(a)
+	// A's click waits for the user's yes: a call in flight. A was used
+	// before C was opened, yet C gives way.
+	releaseA := h.hold(a)
 	d := h.open()
 	h.gaveWay(c, 2, logs)
 	if strings.Contains(logs.String(), "session="+a.ID()) {
 		t.Errorf("A gave way with a call in flight:\n%s", logs)
 	}
-	stopD := h.waitForever(d)
+	releaseD := h.hold(d)
 
 	// Both have a call in flight: the next session is turned away.
 	code, body := h.post("", initialize)
@@ -62,12 +77,11 @@ func TestSessionsGiveWay(t *testing.T) {
 
 	// A's call ends: A is idle, and gives way to the next session with
 	// its browser.
-	stopA()
-	waitFor(t, "A's call to end", func() bool { return s.seats.busy(a.ID()) == 0 })
+	releaseA()
 	h.open()
 	h.gaveWay(a, 2, logs)
 	waitFor(t, "A's browser to close", func() bool { return s.clients.live() == 1 })
-	stopD()
+	releaseD()
 }
 
 // TestSessionsGiveWayDefault: at the default cap, a client that opens a
@@ -78,7 +92,7 @@ func TestSessionsGiveWayDefault(t *testing.T) {
 	logs := &logBuffer{}
 	s := newServer(t, Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	h := newHTTPTest(t, s)
-	var all []*sdk.ClientSession
+	var all []*asking
 	for range DefaultMaxSessions + 3 {
 		all = append(all, h.open())
 	}
@@ -108,7 +122,7 @@ func TestSessionsOpenAtOnce(t *testing.T) {
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
-		open []*sdk.ClientSession
+		open []*asking
 	)
 	for range 8 {
 		wg.Go(func() {
@@ -197,24 +211,100 @@ func newHTTPTest(t *testing.T, s *Server) *httpTest {
 	return &httpTest{t: t, s: s, url: srv.URL + Path}
 }
 
-// connect opens an MCP session with the SDK's client.
-func (h *httpTest) connect() (*sdk.ClientSession, error) {
-	c := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "0"}, nil)
-	return c.Connect(context.Background(), &sdk.StreamableClientTransport{
+// connect opens an MCP session with the SDK's client. Its user is asked
+// through elicitation, and answers no once the test lets them.
+func (h *httpTest) connect() (*asking, error) {
+	k := &asking{asked: make(chan struct{}, 1), answer: make(chan struct{})}
+	c := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "0"}, &sdk.ClientOptions{ElicitationHandler: k.elicit})
+	cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{
 		Endpoint: h.url, HTTPClient: &http.Client{Transport: bearer{token: "tok"}},
 	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	k.ClientSession = cs
+	return k, nil
 }
 
-// open opens an MCP session that the test leaves open; it is closed when
-// the test ends.
-func (h *httpTest) open() *sdk.ClientSession {
+// asking is a client session whose user, asked for a yes, answers no once
+// answer is closed.
+type asking struct {
+	*sdk.ClientSession
+	asked  chan struct{} // the user was asked
+	answer chan struct{} // closed: the user answers
+}
+
+func (k *asking) elicit(ctx context.Context, _ *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	select {
+	case k.asked <- struct{}{}:
+	default:
+	}
+	select {
+	case <-k.answer:
+		return &sdk.ElicitResult{Action: "decline"}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// open opens an MCP session that the test leaves open, and returns once
+// the server is done with its requests; it is closed when the test ends.
+func (h *httpTest) open() *asking {
 	h.t.Helper()
 	cs, err := h.connect()
 	if err != nil {
 		h.t.Fatalf("open a session: %v", err)
 	}
 	h.t.Cleanup(func() { cs.Close() })
+	h.idle(cs)
 	return cs
+}
+
+// idle waits until the server is done with cs's requests: a client has
+// its answer before the server's handler returns, so the order of last
+// use is only the order of the test's requests once each is done.
+func (h *httpTest) idle(cs *asking) {
+	h.t.Helper()
+	waitFor(h.t, "the server to be done with session "+cs.ID(), func() bool { return h.s.seats.busy(cs.ID()) == 0 })
+}
+
+// hold starts a call on cs that waits for its user's yes (a click on a
+// button the server's rules name), and returns once the user is asked:
+// the call is in flight. release has the user say no, waits for the
+// call's refusal, and returns once the server is done with the session.
+func (h *httpTest) hold(cs *asking) (release func()) {
+	h.t.Helper()
+	if text, isErr := call(h.t, cs.ClientSession, "navigate", map[string]any{"url": testSite.URL("/dashboard.html")}); isErr {
+		h.t.Fatal(text)
+	}
+	done := make(chan string, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "click",
+			Arguments: map[string]any{"target": `role:listitem text:Apollo >> role:button name:Delete`}})
+		if err != nil {
+			done <- err.Error()
+			return
+		}
+		done <- fmt.Sprint(res.Content[0].(*sdk.TextContent).Text)
+	}()
+	release = sync.OnceFunc(func() {
+		close(cs.answer)
+		if text := <-done; !strings.Contains(text, "declined") {
+			h.t.Errorf("the held call of session %s: %s, want it declined", cs.ID(), text)
+		}
+		h.idle(cs)
+	})
+	h.t.Cleanup(release)
+	select {
+	case <-cs.asked:
+	case text := <-done:
+		done <- text
+		h.t.Fatalf("the call to hold ended: %s", text)
+	}
+	if n := h.s.seats.busy(cs.ID()); n != 1 {
+		h.t.Errorf("session %s has %d requests in flight while its user is asked, want 1", cs.ID(), n)
+	}
+	return release
 }
 
 // post sends body with the token (and the session ID, when not empty),
@@ -242,7 +332,7 @@ func (h *httpTest) post(session, body string) (int, string) {
 
 // gaveWay checks that cs gave way to a new session at the cap of max: its
 // next request gets 404 "session not found", and the log says why.
-func (h *httpTest) gaveWay(cs *sdk.ClientSession, max int, logs *logBuffer) {
+func (h *httpTest) gaveWay(cs *asking, max int, logs *logBuffer) {
 	h.t.Helper()
 	if code, body := h.post(cs.ID(), `{"jsonrpc":"2.0","id":9,"method":"ping"}`); code != http.StatusNotFound || !strings.Contains(body, "session not found") {
 		h.t.Errorf("a request of session %s after it gave way: %d %q, want 404 session not found", cs.ID(), code, body)
@@ -252,39 +342,6 @@ func (h *httpTest) gaveWay(cs *sdk.ClientSession, max int, logs *logBuffer) {
 			h.t.Errorf("no log line with %q for session %s:\n%s", want, cs.ID(), logs)
 		}
 	}
-}
-
-// waitForever starts a wait on cs's page for text that never appears, and
-// returns once the call is in flight; stop cancels it and waits for it to
-// return.
-func (h *httpTest) waitForever(cs *sdk.ClientSession) (stop func()) {
-	h.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan string, 1)
-	go func() {
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "wait", Arguments: map[string]any{"text": "never on this page", "timeout_ms": 600000}})
-		switch {
-		case err != nil:
-			done <- err.Error()
-		default:
-			done <- fmt.Sprint(res.Content)
-		}
-	}()
-	stop = sync.OnceFunc(func() {
-		cancel()
-		<-done
-	})
-	h.t.Cleanup(stop)
-	waitFor(h.t, "the wait to be in flight", func() bool {
-		select {
-		case text := <-done:
-			done <- text
-			h.t.Fatalf("the wait ended: %s", text)
-		default:
-		}
-		return h.s.seats.busy(cs.ID()) == 1
-	})
-	return stop
 }
 
 // lineOf returns the first line of text that holds s.
