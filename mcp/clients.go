@@ -15,7 +15,8 @@ import (
 // own refs and its own session under the server's rules and tier. A
 // backend is made at the session's first tool call (tools/list starts
 // nothing) and closed when the session ends: the client closes it, the
-// stdio stream ends, or over HTTP it stays idle past the idle timeout.
+// stdio stream ends, or over HTTP it stays idle past the idle timeout or
+// gives way to a new session at the cap (seats).
 type clients struct {
 	cfg canopy.Config
 	log *slog.Logger
