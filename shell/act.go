@@ -9,29 +9,58 @@ import (
 	"github.com/canopy-dev/canopy/selector"
 )
 
+// valueTarget stands in the step's text for a target given as a value
+// (`click $sel`): the step parser reads the words around it, and the
+// value is set as the target after, so it is never read as step syntax.
+const valueTarget = "TARGET"
+
 // act runs an action of the action table, named as its step: the words
 // after the name are the step's, except that a path may stand where the
 // step takes a target. The action goes through the executor like every
 // other: resolved strictly, checked against the tier and the allowlists,
 // settled, and answered with what changed.
+//
+// A value ($x, "$x", a line of $(…)) is data, never the step's syntax:
+// where the step takes a target it is a path, a ref, a line canopy
+// printed or a selector naming it; anywhere else it is one quoted
+// argument (the text to type, the URL), so page text such as `"cats"
+// submit` or `credential:github` is typed as it is.
 func (c *call) act(preset action.Action) error {
 	spec, _ := action.SpecOf(preset.Kind)
 	words := make([]string, 0, len(c.args)+1)
 	words = append(words, c.name)
 	rest := c.args
 	viaPath := false
-	if spec.Target != action.NoTarget && len(rest) > 0 && pathLike(rest[0].val) {
-		// A path with spaces comes quoted; a quoted word that names no
-		// node is the step's argument after all.
-		ref, err := c.refOf(rest[0].val)
+	valueSel := "" // a selector given as a value, set once the step is read
+	switch first := arg0(rest); {
+	case spec.Target == action.NoTarget || len(rest) == 0:
+	case first.data && first.quoted:
+		if !pathLike(first.val) && spec.Target != action.NeedsTarget {
+			break // press $keys: the step's argument
+		}
+		ref, err := c.refOf(first.val)
 		switch {
 		case err == nil:
 			words, rest, viaPath = append(words, ref), rest[1:], true
-		case rest[0].quoted && selectorLike(rest[0].val):
+		case lineShaped(first.val):
+			return err // a line that names nothing is no argument either
+		case spec.Target == action.NeedsTarget && selectorLike(first.val):
+			words, rest, valueSel = append(words, valueTarget), rest[1:], first.val
+		case spec.Target == action.NeedsTarget:
+			return err
+		}
+	case pathLike(first.val):
+		// A path with spaces comes quoted; a quoted word that names no
+		// node is the step's argument after all.
+		ref, err := c.refOf(first.val)
+		switch {
+		case err == nil:
+			words, rest, viaPath = append(words, ref), rest[1:], true
+		case first.quoted && selectorLike(first.val) && !lineShaped(first.val):
 			// A quoted selector, as an MCP target would be written.
-			words, rest = append(words, rest[0].val), rest[1:]
-		case rest[0].quoted && spec.Target == action.OptionalTarget: // screenshot "a/b.png"
-		case rest[0].quoted || strings.Contains(rest[0].val, "/") || !selectorLike(rest[0].val):
+			words, rest = append(words, first.val), rest[1:]
+		case first.quoted && spec.Target == action.OptionalTarget && !lineShaped(first.val): // screenshot "a/b.png"
+		case first.quoted || strings.Contains(first.val, "/") || !selectorLike(first.val):
 			return err
 		}
 	}
@@ -41,7 +70,7 @@ func (c *call) act(preset action.Action) error {
 		switch {
 		case err == nil:
 			words, rest = append(words, requote(ref)), rest[1:]
-		case !rest[0].quoted:
+		case !rest[0].quoted || lineShaped(rest[0].val):
 			return err
 		}
 	}
@@ -57,6 +86,12 @@ func (c *call) act(preset action.Action) error {
 		return err
 	}
 	a := steps[0]
+	if valueSel != "" {
+		if a.Target != valueTarget {
+			return fmt.Errorf("unexpected %q after the target (usage: %s)", strings.TrimPrefix(a.Target, valueTarget+" "), spec.Syntax)
+		}
+		a.Target = valueSel
+	}
 	if !viaPath {
 		if a.Target, err = c.scoped(a.Target); err != nil {
 			return err
@@ -80,15 +115,21 @@ func (c *call) act(preset action.Action) error {
 
 // pathLike reports whether a word may be a path rather than a selector or
 // a step's keyword: it has a '/', an '@', a role:name segment's ':', is a
-// ref or . or .., or is a tree line with a ref in it.
+// ref or . or .., or is written as a line canopy printed.
 func pathLike(s string) bool {
 	switch {
-	case s == "." || s == "..", selector.IsRef(s), strings.ContainsAny(s, "/@"):
-		return true
-	case strings.Contains(s, ":"):
+	case s == "." || s == "..", selector.IsRef(s), strings.ContainsAny(s, "/@:"):
 		return true
 	}
-	return refWord.MatchString(s) && strings.ContainsAny(s, " \t")
+	return lineShaped(strings.TrimSpace(s))
+}
+
+// arg0 is the first of args, or a zero arg.
+func arg0(args []arg) arg {
+	if len(args) == 0 {
+		return arg{}
+	}
+	return args[0]
 }
 
 // selectorLike reports whether a word reads as the start of a selector

@@ -95,7 +95,7 @@ func (c *call) view() (*view, error) {
 func (c *call) flags(known ...string) (map[string]string, []arg, error) {
 	got := map[string]string{}
 	args := c.args
-	for len(args) > 0 && !args[0].quoted && strings.HasPrefix(args[0].val, "-") && len(args[0].val) > 1 {
+	for len(args) > 0 && !args[0].quoted && !args[0].data && strings.HasPrefix(args[0].val, "-") && len(args[0].val) > 1 {
 		f := args[0].val
 		args = args[1:]
 		if f == "--" {

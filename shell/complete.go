@@ -43,9 +43,11 @@ func (sh *Shell) Complete(ctx context.Context, line string, pos int) (head strin
 	if err != nil {
 		return head, nil, tail
 	}
-	low := strings.ToLower(base)
+	// The names are escaped as paths print them (%2F, %40…); what was
+	// typed may be either way.
+	low, plain := strings.ToLower(base), strings.ToLower(unescape(base))
 	for _, n := range names {
-		if strings.HasPrefix(strings.ToLower(n), low) {
+		if l := strings.ToLower(n); strings.HasPrefix(l, low) || strings.HasPrefix(unescape(l), plain) {
 			items = append(items, shellWord(dir+n))
 		}
 	}

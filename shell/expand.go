@@ -8,11 +8,18 @@ import (
 )
 
 // arg is a word after expansion: its value, and its text for the step
-// parser (quoted parts quoted again, so `name:"Sign in"` stays a
-// selector's value and `"a@b.c"` stays an argument).
+// parser. A quoted part is quoted again, so `name:"Sign in"` stays a
+// selector's value; a word that begins with a quote, or with a value, is
+// one quoted argument (`"a@b.c"`, `$x`); and what a variable or $(…)
+// gave is always quoted, so page text never reads as step syntax.
 type arg struct {
 	val, raw string
-	quoted   bool // the word began with a quote: a step's argument
+	// quoted: the word began with a quote or a value: it is one argument
+	// of a step, never a keyword or a flag.
+	quoted bool
+	// data: the word holds what a variable or $(…) gave: it is never a
+	// flag, a command's name or commands to run.
+	data bool
 }
 
 // expand turns words into args: variables take their values, and an
@@ -30,8 +37,20 @@ func (sh *Shell) expand(ctx context.Context, words []word, fr *frame, st *state)
 }
 
 func (sh *Shell) expandWord(ctx context.Context, w word, fr *frame, st *state) ([]arg, error) {
+	if len(w.parts) == 0 {
+		return []arg{{}}, nil
+	}
+	if vals, ok, err := sh.bare(ctx, w, fr, st); err != nil {
+		return nil, err
+	} else if ok {
+		out := make([]arg, len(vals))
+		for i, v := range vals {
+			out[i] = arg{val: v, raw: requote(v), quoted: true, data: true}
+		}
+		return out, nil
+	}
 	var val, raw strings.Builder
-	quoted := len(w.parts) > 0 && w.parts[0].quote != 0
+	data := false
 	for _, p := range w.parts {
 		var text string
 		switch p.kind {
@@ -42,30 +61,43 @@ func (sh *Shell) expandWord(ctx context.Context, w word, fr *frame, st *state) (
 			if err != nil {
 				return nil, err
 			}
-			text = v
+			text, data = v, true
 		case subst:
 			lines, err := sh.substitute(ctx, p, fr, st)
 			if err != nil {
 				return nil, err
 			}
-			if p.quote == 0 && len(w.parts) == 1 {
-				// A bare $(…) is one word per line: for x in $(ls) …
-				out := make([]arg, len(lines))
-				for i, l := range lines {
-					out[i] = arg{val: l, raw: l}
-				}
-				return out, nil
-			}
-			text = strings.Join(lines, "\n")
+			text, data = strings.Join(lines, "\n"), true
 		}
 		val.WriteString(text)
-		if p.quote != 0 {
+		if p.quote != 0 || p.kind != literal {
 			raw.WriteString(requote(text))
 		} else {
 			raw.WriteString(text)
 		}
 	}
-	return []arg{{val: val.String(), raw: raw.String(), quoted: quoted}}, nil
+	a := arg{val: val.String(), raw: raw.String(), data: data}
+	if first := w.parts[0]; first.quote != 0 || first.kind != literal {
+		a.quoted, a.raw = true, requote(a.val)
+	}
+	return []arg{a}, nil
+}
+
+// bare reads a word that is a bare $(…), one word per line of its
+// output (for x in $(ls) …), or a bare $@, one word per argument; ok is
+// false for any other word.
+func (sh *Shell) bare(ctx context.Context, w word, fr *frame, st *state) (vals []string, ok bool, err error) {
+	if len(w.parts) != 1 || w.parts[0].quote != 0 {
+		return nil, false, nil
+	}
+	switch p := w.parts[0]; {
+	case p.kind == subst:
+		lines, err := sh.substitute(ctx, p, fr, st)
+		return lines, true, err
+	case p.kind == variable && p.text == "@":
+		return fr.args, true, nil
+	}
+	return nil, false, nil
 }
 
 // requote writes text as a double-quoted string the step parser and the

@@ -418,7 +418,7 @@ func (c *call) find() error {
 	if len(c.args) == 0 {
 		return fmt.Errorf("usage: %s", builtins["find"].usage)
 	}
-	if c.args[0].val == "at" {
+	if c.args[0].val == "at" && !c.args[0].data {
 		// find at X,Y: the node at a point, as the find action answers.
 		a, _ := action.Named("find")
 		return c.act(a)

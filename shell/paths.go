@@ -133,7 +133,7 @@ func (v *view) base(n *tree.Node) string {
 		name = tree.CollapseSpace(n.Hint)
 	}
 	if v.desktop && v.parent[n] == v.snap.Root && name != "" {
-		return escape(cut(name))
+		return escapeWhole(cut(name))
 	}
 	if name == "" {
 		return n.Role
@@ -181,15 +181,6 @@ func cut(s string) string {
 		return s
 	}
 	return string(rs[:maxSegment-1]) + "…"
-}
-
-// escape keeps a name from splitting a path: '/' is %2F (and '%' %25).
-func escape(s string) string {
-	return strings.NewReplacer("%", "%25", "/", "%2F").Replace(s)
-}
-
-func unescape(s string) string {
-	return strings.NewReplacer("%2F", "/", "%2f", "/", "%25", "%").Replace(s)
 }
 
 // pathOf is the canonical path of a loc.
@@ -257,13 +248,12 @@ func split(cwd, p string) []string {
 	return out
 }
 
-// refWord finds a ref in a line a command printed (`link "Home" e5`), so
-// the lines of find, grep and ls -l work as paths in a loop.
-var refWord = regexp.MustCompile(`(?:^|\s)@?(e\d+)(?:\s|$)`)
-
 // resolve returns the places a path names: one, or several for a glob
-// (`link:*`). A ref is a path too (`e14`), and so is a line find or grep
-// printed, by the ref in it.
+// (`link:*`). A ref is a path too (`e14`), and so is a line find, grep or
+// ls -l printed, by the ref canopy wrote in it (readLine). Whether a
+// word is a line or a path is told by its shape, never by trying one and
+// then the other: a page could name a node so that a line of it reads as
+// a path to another.
 func (v *view) resolve(cwd, p string) ([]loc, error) {
 	p = strings.TrimSpace(p)
 	if p == "" {
@@ -272,15 +262,17 @@ func (v *view) resolve(cwd, p string) ([]loc, error) {
 	if selector.IsRef(p) {
 		return v.byRef(strings.TrimPrefix(p, "@"))
 	}
-	locs, err := v.walk(split(cwd, p))
-	if err != nil && !strings.HasPrefix(p, "/") {
-		if m := refWord.FindStringSubmatch(p); m != nil && strings.ContainsAny(p, " \t") {
-			if ls, rerr := v.byRef(m[1]); rerr == nil {
-				return ls, nil
-			}
+	if lineShaped(p) {
+		what, err := readLine(p)
+		switch {
+		case err != nil:
+			return nil, err
+		case what.ref == "":
+			return v.tab(what.tab)
 		}
+		return v.byRef(what.ref)
 	}
-	return locs, err
+	return v.walk(split(cwd, p))
 }
 
 // byRef finds the node a ref names in the tree read.
@@ -307,12 +299,12 @@ func (v *view) walk(segs []string) ([]loc, error) {
 				if len(cur) > 1 {
 					continue // a glob's branch without this child
 				}
-				return nil, fmt.Errorf("%s: %w", "/"+strings.Join(segs[:i+1], "/"), err)
+				return nil, fmt.Errorf("%s: %w", oneLine("/"+strings.Join(segs[:i+1], "/")), err)
 			}
 			next = append(next, ls...)
 		}
 		if len(next) == 0 {
-			return nil, fmt.Errorf("%s: no such node", "/"+strings.Join(segs[:i+1], "/"))
+			return nil, fmt.Errorf("%s: no such node", oneLine("/"+strings.Join(segs[:i+1], "/")))
 		}
 		cur = next
 	}
@@ -382,7 +374,9 @@ func (v *view) rootEntries() []string {
 
 // child finds the children of n that seg names: by canonical segment, by
 // role and whole name (any case), by role alone when one child has it, by
-// `@ref`, or by a glob pattern.
+// `@ref`, or by a glob pattern. The segment is read before it is
+// unescaped: a name's '@', '/' and glob characters are escaped where a
+// path is printed, so they never read as a ref, a folder or a pattern.
 func (v *view) child(n *tree.Node, seg string) ([]loc, error) {
 	if n == nil {
 		return nil, fmt.Errorf("nothing here")
@@ -392,22 +386,40 @@ func (v *view) child(n *tree.Node, seg string) ([]loc, error) {
 		v.parent[k] = n
 	}
 	raw := seg
-	seg = unescape(seg)
-	if i := strings.LastIndex(seg, "@"); i >= 0 && selector.IsRef(seg[i+1:]) {
-		ref := seg[i+1:]
-		for _, k := range kids {
-			if k.Ref == ref {
-				return []loc{{at: atNode, node: k}}, nil
-			}
+	for _, k := range kids {
+		if v.segment(k) == raw { // as ls printed it
+			return []loc{{at: atNode, node: k}}, nil
 		}
-		seg = seg[:i]
 	}
-	if strings.ContainsAny(seg, "*?[") {
+	esc, ref := splitRef(raw)
+	if ref != "" {
+		for _, k := range kids {
+			if k.Ref != ref {
+				continue
+			}
+			// The name before the ref must be the node's: a ref is no
+			// way around the name it follows.
+			if !sameSegment(unescape(v.base(k)), unescape(esc), k) && !strings.EqualFold(esc, k.Role) {
+				return nil, fmt.Errorf("%q: %s is %s here, not %s", raw, ref, v.segment(k), esc)
+			}
+			return []loc{{at: atNode, node: k}}, nil
+		}
+	}
+	if strings.ContainsAny(esc, "*[") {
+		// A glob; '?' is a wildcard only inside one, so a name's '?'
+		// (link:Forgot password?) needs no escaping.
+		pat := strings.ToLower(esc)
 		var out []loc
 		for _, k := range kids {
-			if ok, err := path.Match(strings.ToLower(seg), strings.ToLower(unescape(v.segment(k)))); err != nil {
+			s := strings.ToLower(v.segment(k))
+			ok, err := path.Match(pat, s)
+			if err != nil {
 				return nil, fmt.Errorf("bad pattern %q: %w", raw, err)
-			} else if ok {
+			}
+			if !ok {
+				ok, _ = path.Match(pat, unescape(s))
+			}
+			if ok {
 				out = append(out, loc{at: atNode, node: k})
 			}
 		}
@@ -416,8 +428,8 @@ func (v *view) child(n *tree.Node, seg string) ([]loc, error) {
 		}
 		return out, nil
 	}
+	seg = unescape(esc)
 	for _, try := range []func(*tree.Node) bool{
-		func(k *tree.Node) bool { return unescape(v.segment(k)) == seg },
 		func(k *tree.Node) bool { return sameSegment(unescape(v.base(k)), seg, k) },
 		func(k *tree.Node) bool { return strings.EqualFold(k.Role, seg) },
 	} {

@@ -32,6 +32,9 @@ func (c *call) script() error {
 		if len(args) != 2 {
 			return fmt.Errorf("script save NAME 'commands', or script save NAME do …; done")
 		}
+		if c.args[1].data || c.args[2].data {
+			return fmt.Errorf("script save takes its name and commands as written, not from a variable or $(…): a value is never run as commands")
+		}
 		return c.sh.saveScript(args[0], args[1])
 	}
 	if len(args) == 0 {

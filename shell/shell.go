@@ -103,7 +103,11 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("line %d: %s: %v", e.Line, e.Text, e.Err)
+	text, _, more := strings.Cut(e.Text, "\n")
+	if more {
+		text += " …"
+	}
+	return fmt.Sprintf("line %d: %s: %s", e.Line, text, oneLine(e.Err.Error()))
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -191,6 +195,11 @@ func (sh *Shell) command(ctx context.Context, c command, fr *frame, st *state, i
 	case *scriptSave:
 		return sh.saveScript(c.name, c.source)
 	case *simple:
+		if expanded(c.words[0]) {
+			// What a variable or $(…) gave is data: page text never
+			// names the command to run.
+			return fmt.Errorf("a command's name is written as it is, not taken from a variable or $(…): a value is only ever an argument")
+		}
 		args, err := sh.expand(ctx, c.words, fr, st)
 		if err != nil {
 			return err
@@ -202,6 +211,16 @@ func (sh *Shell) command(ctx context.Context, c command, fr *frame, st *state, i
 		return cl.run()
 	}
 	return fmt.Errorf("unknown command %T", c)
+}
+
+// expanded reports whether a word holds a variable or a $(…).
+func expanded(w word) bool {
+	for _, p := range w.parts {
+		if p.kind != literal {
+			return true
+		}
+	}
+	return false
 }
 
 // forLoop runs its body once per item, with the item in its variable.
