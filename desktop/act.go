@@ -31,7 +31,11 @@ func (d *Desktop) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 	if a.At != "" {
 		// A point: the input goes there, to whatever is on top, as the
 		// agent saw it; target is the node there, for the gate and reply.
-		return session.Output{}, d.pointerAt(ctx, a)
+		var at *atspi.Item
+		if target != nil {
+			at, _ = d.item(target)
+		}
+		return session.Output{}, d.pointerAt(ctx, a, at)
 	}
 	var it *atspi.Item
 	if target != nil {
@@ -113,16 +117,14 @@ func (d *Desktop) defaultAction(ctx context.Context, it *atspi.Item) (int, bool)
 // object's own action when it has one (it works whatever covers the
 // window); the rest is XTEST input at the object's centre.
 func (d *Desktop) pointer(ctx context.Context, it *atspi.Item, n *tree.Node, a action.Action) error {
-	if a.Kind == action.Click && (a.Button == "" || a.Button == "left") && a.Count <= 1 {
+	if leftClick(a) {
 		if i, ok := d.defaultAction(ctx, it); ok {
 			d.awaitProtection(ctx, it)
 			win := d.modalOf(it)
 			if err := d.conn.DoAction(ctx, it.Ref, i); err != nil {
 				return err
 			}
-			if win != nil && it.Role == atspi.RolePushButton {
-				d.awaitClose(ctx, win)
-			}
+			d.afterPress(ctx, it, win)
 			return nil
 		}
 	}
@@ -133,11 +135,34 @@ func (d *Desktop) pointer(ctx context.Context, it *atspi.Item, n *tree.Node, a a
 	if a.Kind == action.Hover {
 		return disp.Move(ctx, x, y)
 	}
-	return disp.Click(ctx, x, y, xButton(a.Button), clicks(a))
+	win := d.modalOf(it)
+	if err := disp.Click(ctx, x, y, xButton(a.Button), clicks(a)); err != nil {
+		return err
+	}
+	if leftClick(a) {
+		d.afterPress(ctx, it, win)
+	}
+	return nil
 }
 
-// pointerAt clicks, double-clicks or hovers a point of the screen.
-func (d *Desktop) pointerAt(ctx context.Context, a action.Action) error {
+// leftClick says whether a is a plain click: the one that presses a
+// button.
+func leftClick(a action.Action) bool {
+	return a.Kind == action.Click && (a.Button == "" || a.Button == "left") && a.Count <= 1
+}
+
+// afterPress waits, after a click on a push button of a modal dialog win
+// (nil: none), for the dialog to close (awaitClose): however the button
+// was pressed, the app's closing sends nothing a settle could wait for.
+func (d *Desktop) afterPress(ctx context.Context, it, win *atspi.Item) {
+	if win != nil && it != nil && it.Role == atspi.RolePushButton {
+		d.awaitClose(ctx, win)
+	}
+}
+
+// pointerAt clicks, double-clicks or hovers a point of the screen; it is
+// the object there, when known.
+func (d *Desktop) pointerAt(ctx context.Context, a action.Action, it *atspi.Item) error {
 	fx, fy, err := a.Point()
 	if err != nil {
 		return err
@@ -153,7 +178,17 @@ func (d *Desktop) pointerAt(ctx context.Context, a action.Action) error {
 	if err := disp.RaiseAndFocusAt(ctx, x, y); err != nil {
 		d.log.Debug("desktop: focus the window at a point", "x", x, "y", y, "err", err)
 	}
-	return disp.Click(ctx, x, y, xButton(a.Button), clicks(a))
+	var win *atspi.Item
+	if it != nil {
+		win = d.modalOf(it)
+	}
+	if err := disp.Click(ctx, x, y, xButton(a.Button), clicks(a)); err != nil {
+		return err
+	}
+	if leftClick(a) {
+		d.afterPress(ctx, it, win)
+	}
+	return nil
 }
 
 // xButton is the X button of an action's button name.
