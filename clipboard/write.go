@@ -83,6 +83,16 @@ func (c *Clipboard) selectionOwner() (xproto.Window, error) {
 	return r.Owner, nil
 }
 
+// HasOwner reports whether some application owns the clipboard, so that
+// a paste will fetch something from it (the text it offers, if any).
+func (c *Clipboard) HasOwner() (bool, error) {
+	owner, err := c.selectionOwner()
+	if err != nil {
+		return false, err
+	}
+	return owner != xproto.WindowNone, nil
+}
+
 // disown forgets the text after a failed Write.
 func (c *Clipboard) disown() {
 	c.mu.Lock()

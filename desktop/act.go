@@ -414,7 +414,54 @@ func (d *Desktop) press(ctx context.Context, it *atspi.Item, n *tree.Node, spec 
 	if err != nil {
 		return err
 	}
-	return disp.Press(ctx, chords)
+	if it == nil || !keys.Pastes(chords) || !d.clipboardOwned() {
+		return disp.Press(ctx, chords)
+	}
+	// A paste: the app asks the clipboard's owner for the text and
+	// inserts it when the owner answers, after the keys and after the
+	// round trips a settle makes to the app (seconds later on a loaded
+	// machine). Wait for the text to come in.
+	ch, unsub := d.events.Subscribe()
+	defer unsub()
+	if err := disp.Press(ctx, chords); err != nil {
+		return err
+	}
+	d.awaitPaste(ctx, it.Ref.Bus, ch)
+	return nil
+}
+
+// pasteWait caps how long a paste waits for its text to come in: the
+// owner may offer no text (an image), and then nothing comes.
+const pasteWait = 5 * time.Second
+
+// awaitPaste waits until the application on bus inserts text, or
+// pasteWait passes.
+func (d *Desktop) awaitPaste(ctx context.Context, bus string, ch <-chan atspi.Event) {
+	t := time.NewTimer(pasteWait)
+	defer t.Stop()
+	for {
+		select {
+		case e := <-ch:
+			if e.Source.Bus == bus && strings.HasPrefix(e.Type, "object:text-changed:insert") {
+				return
+			}
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// clipboardOwned reports whether an application owns the clipboard (false
+// when it cannot tell).
+func (d *Desktop) clipboardOwned() bool {
+	c, err := d.clipboard()
+	if err != nil {
+		return false
+	}
+	owned, err := c.HasOwner()
+	return err == nil && owned
 }
 
 // check sets a check box, toggle or radio to the wanted state; a box

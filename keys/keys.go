@@ -194,3 +194,18 @@ func Parse(s string) ([]Chord, error) {
 	}
 	return out, nil
 }
+
+// Pastes reports whether one of chords is a paste shortcut (ctrl+v,
+// ctrl+shift+v, shift+Insert): the text comes from the clipboard's owner
+// after the keys, so an action that presses one waits for it.
+func Pastes(chords []Chord) bool {
+	for _, c := range chords {
+		switch {
+		case (c.Mods == Ctrl || c.Mods == Ctrl|Shift) && (c.Key == "v" || c.Key == "V"):
+			return true
+		case c.Mods == Shift && c.Key == "Insert":
+			return true
+		}
+	}
+	return false
+}
