@@ -58,7 +58,7 @@ download's Save dialog is one more window (--downloads ask).`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.http, "http", "", "serve streamable HTTP on this address (PORT or HOST:PORT) instead of stdio")
 	fl.StringVar(&f.token, "token", "", "bearer token for --http (default: $CANOPY_TOKEN, else generated)")
-	fl.IntVar(&f.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "with --http, the most MCP sessions served at once (each has its own browser)")
+	fl.IntVar(&f.maxSessions, "max-sessions", mcp.DefaultMaxSessions, "with --http, the most MCP sessions served at once (each has its own browser); at the cap, the idle session used longest ago gives way to a new one")
 	fl.DurationVar(&f.idle, "idle-timeout", mcp.DefaultIdleTimeout, "with --http, close a session (and its browser) after this long without a request")
 	fl.BoolVar(&f.desktop, "desktop", false, "serve the desktop too (AT-SPI), with the browser headful on it; starts a virtual desktop when there is no DISPLAY")
 	return cmd
