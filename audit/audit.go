@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -42,6 +43,9 @@ type Entry struct {
 	// Outcome is "ok", or the error; Outcomes the outcome lines.
 	Outcome  string   `json:"outcome"`
 	Outcomes []string `json:"outcomes,omitempty"`
+	// File is the file the action wrote (a screenshot given a path,
+	// print's PDF): where it landed, after any free name was picked.
+	File string `json:"file,omitempty"`
 	// Duration is from the request to the reply.
 	Duration time.Duration `json:"duration_ns"`
 }
@@ -57,10 +61,11 @@ type Target struct {
 // Log appends entries to a writer, one JSON object per line. It is safe
 // for concurrent use (several sessions may share one log).
 type Log struct {
-	mu  sync.Mutex
-	w   io.Writer
-	enc *json.Encoder
-	c   io.Closer
+	mu   sync.Mutex
+	w    io.Writer
+	enc  *json.Encoder
+	c    io.Closer
+	path string // the file Open opened, absolute
 }
 
 // New returns a log that writes to w.
@@ -76,7 +81,19 @@ func Open(path string) (*Log, error) {
 	}
 	l := New(f)
 	l.c = f
+	if l.path, err = filepath.Abs(path); err != nil {
+		l.path = path
+	}
 	return l, nil
+}
+
+// Path is the file Open opened, made absolute: no file an action writes
+// may land on it (package save). "" for a nil log or one New made.
+func (l *Log) Path() string {
+	if l == nil {
+		return ""
+	}
+	return l.path
 }
 
 // Write appends one entry. A nil log writes nothing.

@@ -21,6 +21,9 @@ func TestOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if l.Path() != path || (*Log)(nil).Path() != "" {
+		t.Errorf("Path() = %q, want %q", l.Path(), path)
+	}
 	var wg sync.WaitGroup
 	for i := range 50 {
 		wg.Go(func() {
