@@ -139,7 +139,10 @@ type Action struct {
 	// screen (on the desktop).
 	Marks  bool `json:"marks,omitempty"`
 	Screen bool `json:"screen,omitempty"`
-	// Path where a screenshot is written (CLI); empty keeps it in the reply.
+	// Path is where a screenshot (a step's) or print's PDF is saved: a
+	// relative path inside the session's downloads folder; a path that
+	// leads elsewhere needs the sensitive tier (docs/tiers.md). An empty
+	// one keeps a screenshot in the reply, and names a PDF after the page.
 	Path string `json:"path,omitempty"`
 	// Full and Budget tune snapshot replies.
 	Full   bool `json:"full,omitempty"`

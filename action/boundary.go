@@ -10,9 +10,10 @@ import (
 // The kinds at the page's edges: printing, the permissions a site asks
 // the browser for, and the clipboard.
 
-// printSpec declares print: the page as a PDF file. A bare file name (or a
-// relative path) lands in the downloads folder at the act tier; a path
-// anywhere else writes a local file, which is sensitive (docs/tiers.md).
+// printSpec declares print: the page as a PDF file, which canopy saves
+// (package save). A bare file name (or a relative path) lands in the
+// downloads folder at the act tier; a path anywhere else writes a local
+// file, which is sensitive (docs/tiers.md).
 func printSpec() Spec {
 	return Spec{
 		Kind: Print, Doc: "Save the page as PDF.",
@@ -21,17 +22,43 @@ func printSpec() Spec {
 		Args: []Arg{
 			str("path", "default: downloads folder", func(a *Action, s string) { a.Path = s }),
 		},
-		tierOf: func(a Action) Tier {
-			if a.Path == "" || filepath.IsLocal(a.Path) {
-				return Act
-			}
-			return Sensitive
-		},
+		tierOf: savedTier(Act),
+		saves:  func(Action) bool { return true },
 		parse: func(p *stepParser) error {
 			p.a.Path = p.arg(0)
 			return p.tooMany(1)
 		},
 	}
+}
+
+// savedTier is the tier of a kind that saves a file (print's PDF, a
+// screenshot given a path): its own when the file lands in the downloads
+// folder, sensitive anywhere else (docs/tiers.md). No path, or a relative
+// one, lands in the folder. The gate judges the path the writer will
+// write (package save: `..` and symbolic links resolved; relative inside
+// the folder, absolute elsewhere), so "../x.png", or "link/x.png" through
+// a link out of the folder, is sensitive.
+func savedTier(own Tier) func(Action) Tier {
+	return func(a Action) Tier {
+		if a.Path == "" || filepath.IsLocal(a.Path) {
+			return own
+		}
+		return Sensitive
+	}
+}
+
+// SavesFile reports whether the action makes a file canopy writes: print's
+// PDF, a screenshot given a path. The one writer (package save) writes it.
+func (a Action) SavesFile() bool {
+	s, ok := SpecOf(a.Kind)
+	return ok && s.saves != nil && s.saves(a)
+}
+
+// SavesOutside reports whether the file the action saves goes outside the
+// downloads folder, judged on its path as the gate hands it (see
+// savedTier): what makes it sensitive.
+func (a Action) SavesOutside() bool {
+	return a.SavesFile() && a.Path != "" && !filepath.IsLocal(a.Path)
 }
 
 // PermissionTypes are the names permissions takes, each with the names

@@ -315,6 +315,10 @@ func table() []Spec {
 				boolean("marks", "label elements with their refs", func(a *Action, b bool) { a.Marks = b }),
 				boolean("screen", "the whole screen", func(a *Action, b bool) { a.Screen = b }),
 			},
+			// A path (steps only) saves the PNG there: in the downloads
+			// folder at observe, anywhere else at sensitive.
+			tierOf: savedTier(Observe),
+			saves:  func(a Action) bool { return a.Path != "" },
 			check: func(a Action) error {
 				if a.Screen && a.Target != "" {
 					return fmt.Errorf("screenshot takes a target or screen, not both")

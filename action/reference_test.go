@@ -47,7 +47,13 @@ arguments raise it (a ` + "`javascript:`" + ` or ` + "`file:`" + ` URL needs ` +
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", s.Kind, strings.ReplaceAll(s.Syntax, "|", `\|`), s.Tier, tool)
 	}
 	b.WriteString("\nSteps run in order, separated by `;` or newlines; the first that fails stops the rest.\n")
-	b.WriteString("`tabs list` needs only `observe`. `double_click` and `uncheck` are steps only: over MCP they are\n`click {count: 2}` and `check {checked: false}`; `set_value` is a step only.\n\n## Tools\n")
+	b.WriteString("`tabs list` needs only `observe`. `double_click` and `uncheck` are steps only: over MCP they are\n`click {count: 2}` and `check {checked: false}`; `set_value` is a step only.\n\n")
+	b.WriteString("A file an action saves, `screenshot … \"file.png\"` (a step's path; the tool answers with the\n" +
+		"image) or `print [\"file.pdf\"]`, lands in the session's downloads folder at the kind's tier: a\n" +
+		"relative path is taken inside it. A path that leads elsewhere (`..`, an absolute path, a folder\n" +
+		"that is a link out of it) needs `sensitive`. No file is written over: a taken name becomes\n" +
+		"`file (1).png`, and a link there is not followed. The audit log is never written, at any tier.\n" +
+		"The shell and `canopy do` save a screenshot given no path as `screenshot.png` in that folder.\n\n## Tools\n")
 	for _, s := range specs {
 		if !s.Tool {
 			continue

@@ -43,6 +43,7 @@ type Spec struct {
 	Args []Arg
 
 	tierOf func(Action) Tier         // refines Tier from the arguments
+	saves  func(Action) bool         // the action makes a file canopy writes (SavesFile)
 	actsOf func(Action) bool         // refines Reads from the arguments
 	check  func(Action) error        // what Validate adds for the kind
 	parse  func(p *stepParser) error // the kind's step arguments

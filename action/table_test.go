@@ -138,3 +138,39 @@ func TestTimeoutClamped(t *testing.T) {
 		t.Errorf("Limit of the largest Duration: %v", got)
 	}
 }
+
+// TestSavedTier: a file an action saves is at the kind's tier in the
+// downloads folder (no path, or a relative one that stays in it) and
+// sensitive anywhere else, for screenshot and print alike.
+func TestSavedTier(t *testing.T) {
+	for _, c := range []struct {
+		a     Action
+		tier  Tier
+		saves bool
+	}{
+		{Action{Kind: Screenshot}, Observe, false},
+		{Action{Kind: Screenshot, Path: "s.png"}, Observe, true},
+		{Action{Kind: Screenshot, Path: "sub/s.png"}, Observe, true},
+		{Action{Kind: Screenshot, Path: "../s.png"}, Sensitive, true},
+		{Action{Kind: Screenshot, Path: "sub/../../s.png"}, Sensitive, true},
+		{Action{Kind: Screenshot, Path: "/tmp/s.png"}, Sensitive, true},
+		{Action{Kind: Print}, Act, true},
+		{Action{Kind: Print, Path: "p.pdf"}, Act, true},
+		{Action{Kind: Print, Path: "../p.pdf"}, Sensitive, true},
+		{Action{Kind: Print, Path: "/tmp/p.pdf"}, Sensitive, true},
+		{Action{Kind: Extract, Format: "text"}, Observe, false},
+	} {
+		if got := c.a.Tier(); got != c.tier {
+			t.Errorf("%s: tier %s, want %s", c.a, got, c.tier)
+		}
+		if got := c.a.SavesFile(); got != c.saves {
+			t.Errorf("%s: SavesFile %v, want %v", c.a, got, c.saves)
+		}
+		if got := c.a.SavesOutside(); got != (c.tier == Sensitive) {
+			t.Errorf("%s: SavesOutside %v", c.a, got)
+		}
+	}
+	if LeastTier(Screenshot) != Observe || LeastTier(Print) != Act {
+		t.Errorf("least tiers: screenshot %s, print %s", LeastTier(Screenshot), LeastTier(Print))
+	}
+}

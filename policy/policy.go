@@ -133,7 +133,13 @@ func (p *Policy) Permit(ctx context.Context, r Request) (*Permit, error) {
 		if r.Target != "" {
 			what += " " + r.Target
 		}
-		return nil, fmt.Errorf("%s needs the %s tier; this session allows %s (--allow %s): %w", what, need, p.tier, need, ErrDenied)
+		why := ""
+		if a.SavesOutside() {
+			// The path the agent gave is not repeated: its links resolved,
+			// it could tell where they lead.
+			why = " to write a file outside the downloads folder"
+		}
+		return nil, fmt.Errorf("%s needs the %s tier%s; this session allows %s (--allow %s): %w", what, need, why, p.tier, need, ErrDenied)
 	}
 	if err := p.denied(a, r); err != nil {
 		return nil, err
@@ -261,6 +267,15 @@ func (p *Permit) Within(paths []string) error {
 		}
 	}
 	return nil
+}
+
+// SavesAnywhere reports whether the action the permit was issued for may
+// save its file outside the downloads folder: the session allows the
+// sensitive tier. The writer (package save) asks it when it finds the
+// file's place outside the folder, which it may by then be even where the
+// gate judged it inside (a folder on the way replaced by a link).
+func (p *Permit) SavesAnywhere() bool {
+	return p != nil && p.policy != nil && p.policy.tier >= action.Sensitive
 }
 
 // Allows reports whether this permit was issued for an action of kind. A

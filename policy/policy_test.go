@@ -43,6 +43,21 @@ func TestPermit(t *testing.T) {
 	if _, err := obs.Permit(ctx, Request{Action: action.Action{Kind: action.Snapshot}}); err != nil {
 		t.Errorf("snapshot under observe: %v", err)
 	}
+	// A file saved outside the downloads folder: the refusal names the
+	// rule and how to allow it, not the path.
+	_, err = p.Permit(ctx, Request{Action: action.Action{Kind: action.Screenshot, Path: "/home/u/.ssh/x.png"}})
+	if !errors.Is(err, ErrDenied) || err.Error() != "screenshot needs the sensitive tier to write a file outside the downloads folder; this session allows act (--allow sensitive): not permitted" {
+		t.Errorf("screenshot outside under act: %v", err)
+	}
+	if permit, err := obs.Permit(ctx, Request{Action: action.Action{Kind: action.Screenshot, Path: "x.png"}}); err != nil || permit.SavesAnywhere() {
+		t.Errorf("screenshot inside under observe: %v, saves anywhere %v", err, permit.SavesAnywhere())
+	}
+	if permit, err := New(action.Sensitive).Permit(ctx, Request{Action: action.Action{Kind: action.Print}}); err != nil || !permit.SavesAnywhere() {
+		t.Errorf("print under sensitive: %v, saves anywhere %v", err, permit.SavesAnywhere())
+	}
+	if (&Permit{kind: action.Print}).SavesAnywhere() {
+		t.Errorf("a forged permit saves anywhere")
+	}
 }
 
 // TestOpenAppRule: at act, open_app starts installed desktop applications
