@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -104,6 +105,8 @@ type Session struct {
 	b      *browser.Browser     // the browser, when not on the desktop
 	ws     *workspace.Workspace // the desktop and its browser
 	log    *audit.Log           // an audit log Open opened, closed by Close
+	dl     string               // the downloads folder
+	ownDL  bool                 // Open made dl, and Close removes it
 }
 
 // Open opens the sources cfg names and a session over them. The context
@@ -133,6 +136,15 @@ func Open(ctx context.Context, cfg Config) (*Session, error) {
 	if bopt.Logger == nil {
 		bopt.Logger = sopt.Logger
 	}
+	// The session's downloads folder is there from the start, the same
+	// for every browser the session starts (the desktop starts one with
+	// the first page action, and again when it went away): the files
+	// actions make are saved in it (package save).
+	if err := s.downloads(&bopt); err != nil {
+		s.log.Close()
+		return nil, err
+	}
+	sopt.Downloads = bopt.DownloadDir
 	// The browser judges every document request against --domains
 	// (redirects, frames, popups), beyond the policy's own check of the
 	// URLs actions name.
@@ -148,10 +160,42 @@ func Open(ctx context.Context, cfg Config) (*Session, error) {
 	}
 	if err != nil {
 		s.log.Close()
+		s.removeTemp()
 		return nil, err
 	}
 	s.Session = session.New(src, pol, sopt)
 	return s, nil
+}
+
+// downloads makes the downloads folder opt names when it is missing, or,
+// when it names none, a temporary one that Close removes.
+func (s *Session) downloads(opt *browser.Options) error {
+	if opt.DownloadDir != "" {
+		if err := os.MkdirAll(opt.DownloadDir, 0o700); err != nil {
+			return fmt.Errorf("make the downloads folder: %w", err)
+		}
+		s.dl = opt.DownloadDir
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "canopy-downloads-")
+	if err != nil {
+		return fmt.Errorf("make the downloads folder: %w", err)
+	}
+	opt.DownloadDir, s.dl, s.ownDL = dir, dir, true
+	return nil
+}
+
+// removeTemp removes the downloads folder Open made, with what is in it.
+func (s *Session) removeTemp() {
+	if s.ownDL {
+		_ = os.RemoveAll(s.dl)
+	}
+}
+
+// Downloads is the session's downloads folder, and whether it is one Open
+// made, which Close removes with the files in it.
+func (s *Session) Downloads() (dir string, temporary bool) {
+	return s.dl, s.ownDL
 }
 
 // Tier is the session's permission tier.
@@ -182,5 +226,6 @@ func (s *Session) Close() error {
 		errs = append(errs, s.b.Close())
 	}
 	errs = append(errs, s.log.Close())
+	s.removeTemp()
 	return errors.Join(errs...)
 }

@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
@@ -19,8 +16,8 @@ import (
 	"github.com/canopy-dev/canopy/session"
 )
 
-// printPDF saves the current page as a PDF file: a.Path when it is
-// absolute, else a.Path (or the page's title) inside the downloads
+// printPDF makes the current page a PDF, for the executor to save
+// (package save): at a.Path, or under the page's title in the downloads
 // folder, never over a file that is there already.
 //
 // Page.printToPDF works headless and headful alike, and does not open the
@@ -32,22 +29,15 @@ func (b *Browser) printPDF(ctx context.Context, a action.Action) (session.Output
 	if err != nil {
 		return session.Output{}, fmt.Errorf("print the page: %w", err)
 	}
-	name := a.Path
-	if name == "" {
+	name := ""
+	if a.Path == "" {
 		title := ""
 		if info := b.tabInfo(ctx); info != nil {
 			title = info.Title // from the browser: the page may be busy
 		}
 		name = fileName(title, "page") + ".pdf"
 	}
-	path, err := freePath(b.downloadDir, name)
-	if err != nil {
-		return session.Output{}, err
-	}
-	if err := os.WriteFile(path, res.Data, 0o600); err != nil {
-		return session.Output{}, fmt.Errorf("save the PDF: %w", err)
-	}
-	return session.Output{Text: fmt.Sprintf("saved the page as PDF: %s (%s)\n", path, sizeText(len(res.Data)))}, nil
+	return session.Output{File: &session.File{Name: name, Data: res.Data}}, nil
 }
 
 // fileName makes a title into a file name: no path separators or control
@@ -68,39 +58,6 @@ func fileName(title, fallback string) string {
 		return fallback
 	}
 	return clean
-}
-
-// freePath resolves name against dir (an absolute name stands alone) and
-// returns a path no file has yet: "report.pdf", then "report (1).pdf"…
-// Folders a relative name implies are made inside dir.
-func freePath(dir, name string) (string, error) {
-	path := name
-	if !filepath.IsAbs(name) {
-		path = filepath.Join(dir, name)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", fmt.Errorf("make the folder for %s: %w", path, err)
-	}
-	ext := filepath.Ext(path)
-	stem := strings.TrimSuffix(path, ext)
-	for i := 0; i < 1000; i++ {
-		try := path
-		if i > 0 {
-			try = fmt.Sprintf("%s (%d)%s", stem, i, ext)
-		}
-		if _, err := os.Lstat(try); errors.Is(err, fs.ErrNotExist) {
-			return try, nil
-		}
-	}
-	return "", fmt.Errorf("no free file name like %s", path)
-}
-
-// sizeText renders a byte count for an outcome line.
-func sizeText(n int) string {
-	if n < 1024 {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	return fmt.Sprintf("%d KB", (n+1023)/1024)
 }
 
 // permissions grants, denies or resets permissions for an origin: the

@@ -15,7 +15,9 @@ import (
 type record struct {
 	target   *tree.Node
 	url      string
-	decision string // "allowed", "refused", "" (not asked)
+	decision string      // "allowed", "refused", "" (not asked)
+	file     string      // the file the action saved
+	tier     action.Tier // the tier the gate judged the action to need (0: not asked)
 }
 
 // gate is the one place actions are let through: it asks the policy for a
@@ -29,7 +31,7 @@ func (s *Session) gate(ctx context.Context, a action.Action, target, to *tree.No
 		rec = &record{}
 		s.rec = rec
 	}
-	rec.target = target
+	rec.target, rec.tier = target, a.Tier()
 	switch {
 	case a.Kind == action.Navigate && a.URL != "" || a.Kind == action.Tabs && a.URL != "":
 		rec.url = action.NormalizeURL(a.URL)
@@ -70,7 +72,10 @@ func (s *Session) audit(a action.Action, step int, rec *record, start time.Time,
 		e.App = a.Command
 	}
 	if rec != nil {
-		e.URL, e.Decision = s.redact(rec.url), rec.decision
+		e.URL, e.Decision, e.File = s.redact(rec.url), rec.decision, s.redact(rec.file)
+		if rec.tier != 0 {
+			e.Tier = rec.tier.String() // a saved file's, where it lands
+		}
 		if a.Target != "" || rec.target != nil {
 			e.Target = &audit.Target{Selector: s.redact(a.Target)}
 			if n := rec.target; n != nil {

@@ -366,6 +366,9 @@ func (s *Session) batch(ctx context.Context, a action.Action) (Reply, error) {
 		if st.res.out.Image != nil {
 			total.out.Image = st.res.out.Image
 		}
+		if st.res.file != "" {
+			total.file = st.res.file
+		}
 		timing.Read += st.timing.Read
 		timing.Act += st.timing.Act
 		timing.Settle += st.timing.Settle

@@ -53,6 +53,10 @@ type Options struct {
 	ConfirmTimeout time.Duration
 	// Stuck sets the stages of stuck detection (docs/diffs.md, stuck.go).
 	Stuck StuckOptions
+	// Downloads is the session's downloads folder: where the files actions
+	// make are saved (package save) and uploads at act come from. Empty:
+	// the source's (a Downloader's).
+	Downloads string
 }
 
 // Session runs actions against one source, one at a time.
@@ -103,6 +107,9 @@ type Reply struct {
 	Text string `json:"text"`
 	// Image is a PNG, for screenshot.
 	Image []byte `json:"-"`
+	// File is the file the action saved (a screenshot given a path,
+	// print's PDF), where it landed; Text says so too.
+	File string `json:"file,omitempty"`
 	// Outcomes are the outcome lines at the top of Text.
 	Outcomes []string `json:"outcomes,omitempty"`
 	// Signals are the lines at the end of Text that are neither diff nor
@@ -184,6 +191,7 @@ type stepResult struct {
 	replaced bool
 	settled  settle.Result
 	targets  []*tree.Node // the nodes acted on (a batch's steps'), whose focusing is no news
+	file     string       // the file the action saved (a batch's last)
 	problems []Problem    // failed requests and console errors it caused
 }
 
@@ -228,9 +236,9 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 			st.before = s.last
 		}
 	}
-	if a.Tier() > s.policy.Tier() {
+	if ga := s.placed(a); ga.Tier() > s.policy.Tier() {
 		// Refused whatever the target is: say so before looking for it.
-		_, err := s.gate(ctx, a, nil, nil, st.before)
+		_, err := s.gate(ctx, ga, nil, nil, st.before)
 		return nil, err
 	}
 	if a, _, err = s.pointTarget(ctx, st.before, a); err != nil {
@@ -250,7 +258,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	if err := s.refuseStuck(a, target, st.before); err != nil {
 		return nil, err
 	}
-	permit, err := s.gate(ctx, a, target, to, st.before)
+	permit, err := s.gate(ctx, s.placed(a), target, to, st.before)
 	if err != nil {
 		return nil, err
 	}
@@ -280,6 +288,10 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 			}
 		}
 	}
+	saved := ""
+	if err == nil {
+		out, saved, err = s.save(permit, a, out)
+	}
 	st.timing.Act = time.Since(t1)
 	if err != nil {
 		w.Stop()
@@ -293,7 +305,7 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 		out.Text += strings.TrimRight(out.More, "\n") + "\n"
 	}
 	t2 := time.Now()
-	st.res.out, st.res.targets = out, []*tree.Node{target}
+	st.res.out, st.res.targets, st.res.file = out, []*tree.Node{target}, saved
 	if a.Acts() && !out.Unchanged {
 		st.res.settled = settle.WaitFlushed(ctx, w.Events(), flushOf(w), s.settleOptions(w))
 	}
@@ -436,7 +448,7 @@ func hasModal(s *tree.Snapshot) bool {
 // outcome lines and the diff, or the new page's snapshot when the document
 // was replaced. reads are outputs of reading steps (a batch) appended after.
 func (s *Session) reply(before, after *tree.Snapshot, res stepResult, reads []string) Reply {
-	r := Reply{Outcomes: res.outcomes, Replaced: res.replaced, Settled: res.settled, Image: res.out.Image}
+	r := Reply{Outcomes: res.outcomes, Replaced: res.replaced, Settled: res.settled, Image: res.out.Image, File: res.file}
 	switch {
 	case res.out.Image != nil && res.out.Text == "" && after == before:
 		r.Text = fmt.Sprintf("screenshot: %d bytes PNG\n", len(res.out.Image))

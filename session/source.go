@@ -53,8 +53,13 @@ type Output struct {
 	// 200000)`). It is canopy's, not the page's: it stays outside the page
 	// fence.
 	More string
-	// Image is a PNG, for screenshot.
+	// Image is a PNG, for screenshot. Given a path, the executor saves it
+	// there (package save).
 	Image []byte
+	// File is a file the action made for canopy to save (print's PDF).
+	// The executor saves it, through the one writer (package save): a
+	// source never writes files itself.
+	File *File
 	// Outcomes are lines the source wants first in the reply.
 	Outcomes []string
 	// Unchanged says the action had nothing to do (checking a checked box).
@@ -62,6 +67,13 @@ type Output struct {
 	// Replaced says the view now shows another document (a tab switch): the
 	// reply is the new view's snapshot rather than a diff.
 	Replaced bool
+}
+
+// File is a file an action made: its contents, and the plain file name
+// (no folder) it is saved as when the action names no path.
+type File struct {
+	Name string
+	Data []byte
 }
 
 // ClipboardWritten is the outcome line of a clipboard write, worded once
@@ -101,19 +113,28 @@ func (e *ActionError) Error() string {
 func (e *ActionError) Unwrap() error { return e.Err }
 
 // A Downloader is a source with a downloads folder (a browser): the
-// policy lets uploads at the act tier come from it.
+// policy lets uploads at the act tier come from it, and the files actions
+// make are saved in it, unless Options.Downloads names the session's.
 type Downloader interface {
 	DownloadDir() string
 }
 
-// request gathers what the policy decides an action on: the action, the
-// node it resolved to, the source's downloads folder.
-func (s *Session) request(a action.Action, target string) policy.Request {
-	r := policy.Request{Action: a, Target: target}
-	if d, ok := s.src.(Downloader); ok {
-		r.Downloads = d.DownloadDir()
+// downloads is the session's downloads folder: Options.Downloads, else
+// the source's, else "" (none).
+func (s *Session) downloads() string {
+	if s.opt.Downloads != "" {
+		return s.opt.Downloads
 	}
-	return r
+	if d, ok := s.src.(Downloader); ok {
+		return d.DownloadDir()
+	}
+	return ""
+}
+
+// request gathers what the policy decides an action on: the action, the
+// node it resolved to, the session's downloads folder.
+func (s *Session) request(a action.Action, target string) policy.Request {
+	return policy.Request{Action: a, Target: target, Downloads: s.downloads()}
 }
 
 // A Flusher is a Watcher that can prove its source up to date, so that an
