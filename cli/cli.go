@@ -74,7 +74,7 @@ func (f *browserFlags) register(cmd *cobra.Command) {
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log CDP details to stderr")
 	fl.BoolVar(&f.popups, "allow-popups", false, "let pages open windows by themselves (Chromium's popup blocker off); popups from clicks open either way")
 	fl.StringSliceVar(&f.grant, "grant", nil, "permissions granted to every site from the start: geolocation,notifications,camera,microphone,clipboard…")
-	fl.StringVar(&f.downloads, "downloads", "", `downloads folder, or "ask" for the browser's own Save dialog (default: a session folder)`)
+	fl.StringVar(&f.downloads, "downloads", "", `downloads folder, where screenshots and PDFs are saved too, or "ask" for the browser's own Save dialog (default: a session folder, removed when canopy ends)`)
 }
 
 func (f *browserFlags) options(stderr io.Writer) browser.Options {

@@ -13,6 +13,7 @@ import (
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/save"
 	"github.com/canopy-dev/canopy/session"
 )
 
@@ -93,6 +94,7 @@ func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, st
 		return err
 	}
 	defer sess.Close()
+	defer noteDownloads(sess, stderr)
 	// The page the command opens with loads as a navigate step would:
 	// through the gate (javascript:, file: … need sensitive) and into the
 	// audit log. Its reply is not printed: the steps' diffs are.
@@ -109,12 +111,15 @@ func runDo(ctx context.Context, url string, steps []action.Action, f doFlags, st
 func runSteps(ctx context.Context, sess *session.Session, steps []action.Action, f doFlags, stdout io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	for i, st := range steps {
+		if st.Kind == action.Screenshot && st.Path == "" {
+			// canopy do shows no images: the PNG is a file in the
+			// downloads folder, which the executor saves and names.
+			st.Path = save.ScreenshotName
+		}
 		r, err := sess.Run(ctx, st)
 		img := ""
-		if err == nil && r.Image != nil {
-			if img, err = writeImage(st, i+1, r.Image); err == nil {
-				r.Text = "screenshot saved to " + img + "\n"
-			}
+		if st.Kind == action.Screenshot {
+			img = r.File
 		}
 		if f.json {
 			line := stepJSON{Step: i + 1, Action: st.String(), Reply: r, Image: img}
@@ -139,15 +144,15 @@ func runSteps(ctx context.Context, sess *session.Session, steps []action.Action,
 	return nil
 }
 
-// writeImage saves a screenshot where the step says, or as
-// canopy-screenshot-N.png in the working folder.
-func writeImage(a action.Action, n int, png []byte) (string, error) {
-	path := a.Path
-	if path == "" {
-		path = fmt.Sprintf("canopy-screenshot-%d.png", n)
+// noteDownloads says, when the command ends, that the files in the
+// session's downloads folder go with it, when canopy made the folder
+// (no --downloads): a screenshot or PDF the steps saved is there.
+func noteDownloads(sess *canopy.Session, stderr io.Writer) {
+	dir, temporary := sess.Downloads()
+	if !temporary {
+		return
 	}
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		return "", fmt.Errorf("save the screenshot: %w", err)
+	if files, err := os.ReadDir(dir); err == nil && len(files) > 0 {
+		fmt.Fprintf(stderr, "canopy: the files in the session's downloads folder %s are removed with it now; give --downloads DIR to keep them\n", dir)
 	}
-	return path, nil
 }

@@ -112,6 +112,7 @@ func runSh(ctx context.Context, f shFlags, src string, interactive bool, stdout,
 		return err
 	}
 	defer sess.Close()
+	defer noteDownloads(sess, stderr)
 	if f.open != "" {
 		if _, err := sess.Run(ctx, action.Action{Kind: action.Navigate, URL: f.open, Timeout: browser.DefaultLoadTimeout}); err != nil {
 			return err

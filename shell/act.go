@@ -2,10 +2,10 @@ package shell
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/save"
 	"github.com/canopy-dev/canopy/selector"
 )
 
@@ -97,11 +97,13 @@ func (c *call) act(preset action.Action) error {
 			return err
 		}
 	}
+	if a.Kind == action.Screenshot && a.Path == "" {
+		// The shell shows no images: the PNG is a file in the downloads
+		// folder, which the executor saves and names in the reply.
+		a.Path = save.ScreenshotName
+	}
 	r, err := c.sh.sess.Run(c.ctx, a)
 	c.v = nil // the page may have changed
-	if r.Image != nil && err == nil {
-		r.Text, err = saveImage(a, r.Image)
-	}
 	if r.Text != "" {
 		c.println(strings.TrimSuffix(r.Text, "\n"))
 	}
@@ -180,22 +182,4 @@ func (c *call) scoped(target string) (string, error) {
 		return target, nil
 	}
 	return here.node.Ref + " >> (" + target + ")", nil
-}
-
-// saveImage writes a screenshot where the step says, or to a new file in
-// the temporary folder, and says where.
-func saveImage(a action.Action, png []byte) (string, error) {
-	path := a.Path
-	if path == "" {
-		f, err := os.CreateTemp("", "canopy-screenshot-*.png")
-		if err != nil {
-			return "", fmt.Errorf("save the screenshot: %w", err)
-		}
-		path = f.Name()
-		f.Close()
-	}
-	if err := os.WriteFile(path, png, 0o600); err != nil {
-		return "", fmt.Errorf("save the screenshot: %w", err)
-	}
-	return "screenshot saved to " + path + "\n", nil
 }
