@@ -13,6 +13,7 @@ import (
 
 	"github.com/canopy-dev/canopy"
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/browser"
 	"github.com/canopy-dev/canopy/cli"
 	"github.com/canopy-dev/canopy/internal/mcptest"
 	"github.com/canopy-dev/canopy/mcp"
@@ -34,7 +35,9 @@ type gateCase struct {
 
 // gateCases covers every action kind, and each attempt of issue 13's list
 // of holes: script and local URLs, a program that is not a desktop
-// application, uploads from outside the files folder.
+// application, uploads from outside the files folder; and issue 30's
+// files written outside the downloads folder (tmp/downloads, where
+// "../x.png" is tmp/x.png and link a link to tmp/out).
 func gateCases(files, tmp string) []gateCase {
 	page := testSite.URL("/login.html")
 	inFiles := filepath.Join(files, "upload.txt")
@@ -45,7 +48,7 @@ func gateCases(files, tmp string) []gateCase {
 		{`wait id:news`, "wait", map[string]any{"target": "id:news", "timeout_ms": 500}, action.Observe},
 		{`extract text`, "extract", map[string]any{"format": "text"}, action.Observe},
 		{`extract form`, "extract", map[string]any{"format": "form"}, action.Observe},
-		{fmt.Sprintf(`screenshot %q`, filepath.Join(tmp, "s.png")), "screenshot", map[string]any{}, action.Observe},
+		{`screenshot "s.png"`, "screenshot", map[string]any{}, action.Observe},
 		{`tabs list`, "tabs", map[string]any{"action": "list"}, action.Observe},
 		{`click id:news`, "click", map[string]any{"target": "id:news"}, action.Act},
 		{`double_click id:dbl`, "click", map[string]any{"target": "id:dbl", "count": 2}, action.Act},
@@ -84,6 +87,13 @@ func gateCases(files, tmp string) []gateCase {
 		{`upload id:file "/nonexistent/shadow"`, "upload", map[string]any{"target": "id:file", "paths": []any{"/nonexistent/shadow"}}, action.Sensitive},
 		{fmt.Sprintf(`open_app sh "-c" "touch %s"`, ran), "", nil, action.Sensitive},
 		{fmt.Sprintf(`print %q`, filepath.Join(tmp, "out.pdf")), "print", map[string]any{"path": filepath.Join(tmp, "out.pdf")}, action.Sensitive},
+		{`print "../x.pdf"`, "print", map[string]any{"path": "../x.pdf"}, action.Sensitive},
+		{`print "link/x.pdf"`, "print", map[string]any{"path": "link/x.pdf"}, action.Sensitive},
+		// A screenshot's path is a step's only (the tool answers with the
+		// image): outside the downloads folder it needs sensitive.
+		{fmt.Sprintf(`screenshot %q`, filepath.Join(tmp, "s.png")), "", nil, action.Sensitive},
+		{`screenshot "../x.png"`, "", nil, action.Sensitive},
+		{`screenshot "link/x.png"`, "", nil, action.Sensitive},
 		{`permissions grant clipboard`, "permissions", map[string]any{"grant": []any{"clipboard"}}, action.Sensitive},
 	}
 }
@@ -105,6 +115,29 @@ func TestGateEveryPath(t *testing.T) {
 	widgets := s.URL("/widgets.html")
 	cases := gateCases(files, tmp)
 	rules := []policy.Option{policy.Files(files)}
+	downloads := filepath.Join(tmp, "downloads")
+	if err := os.MkdirAll(filepath.Join(tmp, "out"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(downloads, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(tmp, "out"), filepath.Join(downloads, "link")); err != nil {
+		t.Fatal(err)
+	}
+	dl := browser.Options{DownloadDir: downloads}
+	written := func() map[string]bool { // the files outside the downloads folder
+		got := map[string]bool{}
+		for _, d := range []string{tmp, filepath.Join(tmp, "out")} {
+			entries, _ := os.ReadDir(d)
+			for _, e := range entries {
+				if !e.IsDir() {
+					got[filepath.Join(d, e.Name())] = true
+				}
+			}
+		}
+		return got
+	}
 	check := func(t *testing.T, path string, c gateCase, tier action.Tier, refused bool, reply string) {
 		t.Helper()
 		if want := c.need > tier; refused != want {
@@ -113,8 +146,17 @@ func TestGateEveryPath(t *testing.T) {
 	}
 	for _, tier := range []action.Tier{action.Observe, action.Act, action.Sensitive} {
 		t.Run(tier.String(), func(t *testing.T) {
+			if tier < action.Sensitive {
+				// Below sensitive, no path writes a file outside the
+				// downloads folder.
+				defer func() {
+					if got := written(); len(got) > 0 {
+						t.Errorf("files written outside the downloads folder at %s: %v", tier, got)
+					}
+				}()
+			}
 			// The library.
-			sess, err := canopy.Open(ctx, canopy.Config{Allow: tier, Rules: rules})
+			sess, err := canopy.Open(ctx, canopy.Config{Allow: tier, Rules: rules, Browser: dl})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +185,7 @@ func TestGateEveryPath(t *testing.T) {
 			}
 
 			// MCP: each tool called alone, and as a one-step batch.
-			srv, err := mcp.New(mcp.Options{Session: canopy.Config{Allow: tier, Rules: rules}})
+			srv, err := mcp.New(mcp.Options{Session: canopy.Config{Allow: tier, Rules: rules, Browser: dl}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,7 +230,7 @@ func TestGateEveryPath(t *testing.T) {
 				if c.need <= tier {
 					continue
 				}
-				code, out, errs := runCLI(t, "do", allow, "--files", files, widgets, c.step)
+				code, out, errs := runCLI(t, "do", allow, "--files", files, "--downloads", downloads, widgets, c.step)
 				check(t, "canopy do", c, tier, code != 0 && refusal.MatchString(errs), errs+out)
 			}
 		})
