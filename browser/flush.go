@@ -12,6 +12,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/canopy-dev/canopy/settle"
 )
 
 // barrierJS is the round trip of a flush, run in canopy's isolated world
@@ -42,11 +44,12 @@ const flushPayload = "flush:"
 // one of them saw the page send nothing between its start and its answer,
 // and reports settle.Flushed then, with the timers the action set that
 // are still pending (timers.go). A failed round trip (the page navigated,
-// or did not answer before the watch stopped) reports nothing.
+// or did not answer before the watch stopped) reports settle.FlushFailed.
 func (w watcher) Flush() {
 	cur := w.b.curTab()
 	t := chromedpTarget(w.b.tabCtx())
 	if cur == nil || cur.watch == nil || t == nil {
+		w.w.send(settle.Event{Kind: settle.FlushFailed})
 		return
 	}
 	go func() {
@@ -55,6 +58,7 @@ func (w watcher) Flush() {
 			pending, err := cur.watch.barrier(w.w.ctx, t, token, time.Since(w.w.start))
 			if err != nil {
 				w.b.log.Debug("settle: flush", "err", err)
+				w.w.send(settle.Event{Kind: settle.FlushFailed})
 				return
 			}
 			if w.w.flushClean(token) {

@@ -344,7 +344,7 @@ func (w *watch) send(ev settle.Event) {
 	if w.closed {
 		return
 	}
-	if ev.Kind != settle.Flushed {
+	if ev.Kind != settle.Flushed && ev.Kind != settle.FlushFailed {
 		w.sent++
 	}
 	select {

@@ -114,7 +114,7 @@ var barriers atomic.Int64
 // start and its answer, and reports settle.Flushed then — once the
 // desktop's own listener, which tells snapshots what to read again, has
 // seen those events too. A failed round trip (an application that does not
-// answer before the watch stops) reports nothing.
+// answer before the watch stops) reports settle.FlushFailed.
 func (w *watch) Flush() {
 	go func() {
 		for w.ctx.Err() == nil {
@@ -139,6 +139,10 @@ func (w *watch) Flush() {
 				delete(w.marks, token)
 				w.mu.Unlock()
 				w.d.log.Debug("desktop: flush", "err", err)
+				select {
+				case w.events <- settle.Event{Kind: settle.FlushFailed}:
+				default:
+				}
 				return
 			}
 			if sent == start {

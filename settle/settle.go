@@ -54,6 +54,10 @@ const (
 	// Closed says a window closed on the desktop: work that waits for one
 	// (Busy with UntilClosed) holds the page from now on.
 	Closed
+	// FlushFailed answers a flush that could not make its round trip (the
+	// page navigated, the app went away): the wait asks no more and ends
+	// on the quiet window. It is not activity.
+	FlushFailed
 )
 
 // Event is one report from a source.
@@ -205,8 +209,11 @@ func Wait(ctx context.Context, events <-chan Event, opt Options) Result {
 // the action's timers (Event.Timers). A Flushed event that says a timer the
 // action set is pending (Event.Due) does not end the wait: WaitFlushed
 // waits until the timer is due and flushes again, for opt.Follow timers at
-// most. Like Wait, it also returns after opt.Quiet without events (a page
-// that does not answer, a Slow event), or at the cap. A nil flush is Wait.
+// most. Like Wait, it also returns after opt.Quiet without events — once
+// no round trip is on its way (a loaded machine may take longer than the
+// window to answer one), or one has been for opt.MaxBusy (a page that does
+// not answer), or after a Slow or FlushFailed event — or at the cap. A nil
+// flush is Wait.
 func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Options) Result {
 	opt = opt.withDefaults()
 	start := time.Now()
@@ -233,7 +240,9 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 	followTimer := time.NewTimer(time.Hour)
 	followTimer.Stop()
 	defer followTimer.Stop()
+	following := false       // followTimer runs: a timer the action set is not due yet
 	pending := false         // a flush was asked for and has not answered
+	var askedAt time.Time    // when the pending flush was asked for
 	covered := false         // a flush answered after the last event
 	effect := false          // an event came that was not incidental
 	var lastEffect time.Time // when the last such event came
@@ -246,7 +255,7 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 	// (its end asks again), or flushing stopped (flush nil after Slow).
 	ask := func() {
 		if flush != nil && !pending && len(busy) == 0 {
-			pending = true
+			pending, askedAt = true, time.Now()
 			flush()
 		}
 	}
@@ -292,6 +301,20 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 				restartQuiet()
 				continue
 			}
+			if following || covered {
+				// The timer being followed fired too, late (a loaded
+				// machine): its case flushes again first. Or a round
+				// trip answered: the grace (and the tail) end the wait.
+				continue
+			}
+			if pending && flush != nil && time.Since(askedAt) < opt.MaxBusy {
+				// The round trip is on its way: a loaded machine can take
+				// longer than the window to answer it. It holds the wait
+				// like work in flight, for MaxBusy at most (a page that
+				// does not answer).
+				quietTimer.Reset(min(opt.Quiet, opt.MaxBusy-time.Since(askedAt)))
+				continue
+			}
 			if len(busy) == 0 {
 				res.Waited = time.Since(start)
 				res.Quiet = true
@@ -300,6 +323,7 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 		case <-followTimer.C:
 			// The timer is due: flush again, with a quiet window of its
 			// own for the source to answer in.
+			following = false
 			res.Followed++
 			restartQuiet()
 			ask()
@@ -327,6 +351,10 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 				events = nil // quiet from now on; the timers decide
 				continue
 			}
+			if ev.Kind == FlushFailed {
+				pending, flush = false, nil
+				continue
+			}
 			if ev.Kind == Flushed {
 				pending = false
 				switch {
@@ -336,16 +364,19 @@ func WaitFlushed(ctx context.Context, events <-chan Event, flush func(), opt Opt
 					// once it is due. The source answered: the quiet
 					// window runs from then.
 					followTimer.Reset(ev.Due + followSlack)
+					following = true
 					quietTimer.Reset(ev.Due + opt.Quiet)
 				case !effect && !again:
 					// Nothing but the incidental yet: the action's
 					// effect may be a task and a frame away (two
 					// frames). One more round trip.
 					followTimer.Stop()
+					following = false
 					again = true
 					ask()
 				default:
 					followTimer.Stop()
+					following = false
 					timed = ev.Timers
 					covered = true
 					graceTimer.Reset(opt.Grace)

@@ -111,6 +111,39 @@ func TestUntilClosed(t *testing.T) {
 	}
 }
 
+// TestSlowRoundTrip: a round trip that takes longer than the quiet window
+// to answer (a loaded machine) holds the wait until it answers; one that
+// fails lets the quiet window end it.
+func TestSlowRoundTrip(t *testing.T) {
+	opt := Options{Quiet: 10 * time.Millisecond, MaxBusy: time.Minute, Cap: time.Minute, Tail: NoTail}
+	ev := make(chan Event, 4)
+	answered := make(chan time.Time, 1)
+	flush := func() {
+		go func() {
+			time.Sleep(100 * time.Millisecond) // the test plays a slow page
+			answered <- time.Now()
+			ev <- Event{Kind: Flushed}
+		}()
+	}
+	ev <- Event{Kind: Mutation}
+	res := WaitFlushed(context.Background(), ev, flush, opt)
+	end := time.Now()
+	select {
+	case at := <-answered:
+		if !res.Flushed || end.Before(at) {
+			t.Errorf("the wait did not end on the slow round trip's answer: %+v", res)
+		}
+	default:
+		t.Errorf("the quiet window ended the wait before the round trip answered: %+v", res)
+	}
+
+	ev = make(chan Event, 4)
+	failed := func() { ev <- Event{Kind: FlushFailed} }
+	if res := WaitFlushed(context.Background(), ev, failed, opt); !res.Quiet || res.Flushed {
+		t.Errorf("a failed round trip: %+v, want the quiet window to end the wait", res)
+	}
+}
+
 // endless sends mutations on ev without pause, as an animation that never
 // stops does, until the returned channel is closed.
 func endless(ev chan<- Event) chan struct{} {
@@ -316,7 +349,9 @@ func TestFlushCap(t *testing.T) {
 			}
 		}()
 	}
-	res := WaitFlushed(context.Background(), ev, flush, Options{Quiet: 50 * time.Millisecond, Grace: 20 * time.Millisecond, Cap: 100 * time.Millisecond})
+	// The quiet window and the grace outlast the cap: a loaded machine
+	// that starves the sender for a while does not make the page quiet.
+	res := WaitFlushed(context.Background(), ev, flush, Options{Quiet: 5 * time.Second, Grace: 5 * time.Second, Cap: 100 * time.Millisecond})
 	if res.Quiet || res.Waited < 100*time.Millisecond {
 		t.Errorf("endless mutations: %+v", res)
 	}
