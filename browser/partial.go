@@ -20,8 +20,9 @@ import (
 // nodes. So a page of more than Options.OnDemandElements elements is read on
 // demand: root first, then children level by level, all calls of a level in
 // flight; below any node only its first children are read, and the read
-// stops at a number of nodes or a time. A child a read node lists but the
-// read left out is unread, and printed as an elision.
+// stops at a number of nodes or a time (once it has read partialFloor
+// nodes). A child a read node lists but the read left out is unread, and
+// printed as an elision.
 //
 // Up to largeDocElements, the DOM snapshot (click evidence, boxes) is still
 // taken whole, and the tree is kept and updated like a whole read's
@@ -33,6 +34,11 @@ const (
 	largeDocText     = 1 << 20 // characters
 	partialInFlight  = 64
 	partialGrace     = 2 * time.Second
+	// partialFloor is how many nodes a read on demand reads before its
+	// time limit applies: a loaded machine that answers slowly still
+	// shows the start of the page (about a screen's worth), not a tree of
+	// elisions.
+	partialFloor = 400
 )
 
 // partialLimits bound a read on demand.
@@ -180,17 +186,23 @@ func readPartial(ctx context.Context, s *chromedp.Target, frame cdp.FrameID, lim
 	// of megabytes of text still loading).
 	lctx, cancel := context.WithDeadline(ctx, deadline.Add(partialGrace))
 	defer cancel()
+	floor := min(partialFloor, lim.maxNodes)
 	// seen holds every node a call returned; read those kept.
 	seen := map[accessibility.NodeID]*accessibility.Node{root.Node.NodeID: root.Node}
 	read := map[accessibility.NodeID]bool{root.Node.NodeID: true}
 	p := &partialTree{unread: map[accessibility.NodeID]*accessibility.Node{}, nodes: []*accessibility.Node{root.Node}}
 	level := []*accessibility.Node{root.Node}
 	for len(level) > 0 {
-		if len(p.nodes) >= lim.maxNodes || time.Now().After(deadline) {
+		below := len(p.nodes) < floor
+		if len(p.nodes) >= lim.maxNodes || !below && time.Now().After(deadline) {
 			p.capped = true
 			break
 		}
-		askChildren(lctx, s, frame, level, seen)
+		callCtx := lctx
+		if below {
+			callCtx = ctx // the floor is read whatever the time
+		}
+		askChildren(callCtx, s, frame, level, seen)
 		// The next level: the first children of each node just expanded.
 		var next []*accessibility.Node
 		for _, n := range level {
