@@ -160,7 +160,7 @@ func TestActWait(t *testing.T) {
 	if got := js[string](t, e.b, `location.pathname`); got != "/todo.html" {
 		t.Errorf("wait url returned on %s", got)
 	}
-	if !regexp.MustCompile(`^waited \d+ms for URL /todo.html\nnavigated /widgets.html → /todo.html\ntab 1 "Todos"`).MatchString(r.Text) {
+	if !regexp.MustCompile(`^waited \S+ for URL /todo.html\nnavigated /widgets.html → /todo.html\ntab 1 "Todos"`).MatchString(r.Text) {
 		t.Errorf("wait url reply:\n%s", r.Text)
 	}
 
