@@ -49,7 +49,10 @@ type Desktop struct {
 	// prompt is the permission prompt bubble that showed last, and when.
 	prompt   atspi.Ref
 	promptAt time.Time
-	stop     func()
+	// browserWindows is what the watches learned of browser windows'
+	// permission chips (prompt.go).
+	browserWindows windowMemory
+	stop           func()
 	// acted is the bus name of the application the last action went to;
 	// barriers are the flushes' barrier events track has yet to see, by
 	// token (watch.go).

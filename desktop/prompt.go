@@ -5,12 +5,10 @@ package desktop
 import (
 	"context"
 	"errors"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-	"weak"
 
 	"github.com/canopy-dev/canopy/atspi"
 	"github.com/canopy-dev/canopy/settle"
@@ -114,6 +112,7 @@ type prompts struct {
 	maybe    atspi.Ref
 	unsure   bool
 	searched map[atspi.Ref]bool // windows whose chip container this watch looked for
+	windows  *windowMemory      // the desktop's memory of browser windows
 	// states reads an object's states; nil is conn.States.
 	states func(context.Context, atspi.Ref) (atspi.States, error)
 }
@@ -144,7 +143,7 @@ func (p *prompts) event(e atspi.Event) (ev settle.Event, ok bool) {
 func (p *prompts) meaning(e atspi.Event) (ev settle.Event, ok bool) {
 	switch {
 	case e.Type == "object:property-change:accessible-name":
-		if _, known := windows.get(p.conn, e.Source); known {
+		if _, known := p.windows.get(e.Source); known {
 			return p.window(e.Source)
 		}
 		switch p.class(e.Source) {
@@ -161,7 +160,7 @@ func (p *prompts) meaning(e atspi.Event) (ev settle.Event, ok bool) {
 			p.asking = true
 			return settle.Event{Kind: settle.Busy, Key: promptKey, Hold: promptHold}, true
 		case browserWindowClass:
-			windows.put(p.conn, e.Source, browserWindow{})
+			p.windows.put(e.Source, browserWindow{})
 			return p.window(e.Source)
 		}
 		return ev, false
@@ -228,7 +227,7 @@ func (p *prompts) endMaybe() (settle.Event, bool) {
 func (p *prompts) observe(frame atspi.Ref) (showing, appeared, ok bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), lookupCap)
 	defer cancel()
-	w, _ := windows.get(p.conn, frame)
+	w, _ := p.windows.get(frame)
 	if !w.searched {
 		if p.searched[frame] {
 			return false, false, false
@@ -242,7 +241,7 @@ func (p *prompts) observe(frame atspi.Ref) (showing, appeared, ok bool) {
 			return false, false, false
 		}
 		w.searched = true
-		windows.put(p.conn, frame, w)
+		p.windows.put(frame, w)
 	}
 	if w.dashboard.IsNull() {
 		return false, false, false
@@ -253,13 +252,13 @@ func (p *prompts) observe(frame atspi.Ref) (showing, appeared, ok bool) {
 	}
 	st, err := read(ctx, w.dashboard)
 	if err != nil || st.Has(atspi.StateDefunct) {
-		windows.put(p.conn, frame, browserWindow{})
+		p.windows.put(frame, browserWindow{})
 		return false, false, false
 	}
 	showing = st.Has(atspi.StateShowing)
 	appeared = showing && !w.showing
 	w.showing = showing
-	windows.put(p.conn, frame, w)
+	p.windows.put(frame, w)
 	return showing, appeared, true
 }
 
@@ -326,49 +325,42 @@ func candidates(t *atspi.Tree, frame atspi.Ref) (near, rest []*atspi.Item) {
 	return near, rest
 }
 
-// windows remembers the browser windows the watches saw renamed, by
-// connection to the desktop: each window's chip container once found (a
-// window's views live as long as it does, and finding one reads them
-// all), and whether it showed at the window's last rename.
-var windows = windowMemory{m: map[weak.Pointer[atspi.Conn]]map[atspi.Ref]browserWindow{}}
+// windowMemory remembers, for a desktop, the browser windows its watches
+// saw renamed: each window's chip container once found (a window's views
+// live as long as it does, and finding one reads them all), and whether it
+// showed at the window's last rename.
+type windowMemory struct {
+	mu sync.Mutex
+	m  map[atspi.Ref]browserWindow
+}
 
-// browserWindow is what windows remembers of one.
+// browserWindow is what windowMemory remembers of one.
 type browserWindow struct {
 	dashboard atspi.Ref // its chip container; null when none or not looked for
 	searched  bool      // the container was looked for
 	showing   bool      // the container showed at the window's last rename
 }
 
-// windowMemory is windows' type: a connection's entries go when the
-// connection does.
-type windowMemory struct {
-	mu sync.Mutex
-	m  map[weak.Pointer[atspi.Conn]]map[atspi.Ref]browserWindow
-}
-
-func (m *windowMemory) get(conn *atspi.Conn, frame atspi.Ref) (browserWindow, bool) {
+func (m *windowMemory) get(frame atspi.Ref) (browserWindow, bool) {
+	if m == nil {
+		return browserWindow{}, false
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	w, ok := m.m[weak.Make(conn)][frame]
+	w, ok := m.m[frame]
 	return w, ok
 }
 
-func (m *windowMemory) put(conn *atspi.Conn, frame atspi.Ref, w browserWindow) {
-	if conn == nil {
+func (m *windowMemory) put(frame atspi.Ref, w browserWindow) {
+	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	k := weak.Make(conn)
-	if m.m[k] == nil {
-		m.m[k] = map[atspi.Ref]browserWindow{}
-		runtime.AddCleanup(conn, func(k weak.Pointer[atspi.Conn]) {
-			m.mu.Lock()
-			defer m.mu.Unlock()
-			delete(m.m, k)
-		}, k)
+	if m.m == nil {
+		m.m = map[atspi.Ref]browserWindow{}
 	}
-	m.m[k][frame] = w
+	m.m[frame] = w
 }
 
 // class returns the views class of an object ("" when it has none or is

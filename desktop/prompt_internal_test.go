@@ -39,11 +39,12 @@ func TestPromptsWindowRename(t *testing.T) {
 		label = promptRef("254")
 		icon  = promptRef("144")
 	)
-	windows.put(conn, frame, browserWindow{dashboard: dash, searched: true})
+	windows := &windowMemory{}
+	windows.put(frame, browserWindow{dashboard: dash, searched: true})
 	showing := false
 	watch := func() *prompts {
 		return &prompts{
-			conn: conn,
+			conn: conn, windows: windows,
 			classes: map[atspi.Ref]string{
 				tab: "Tab", chip: permissionChipClass, label: "LabelButtonLabel", icon: contentSettingClass,
 			},

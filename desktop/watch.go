@@ -46,7 +46,7 @@ func (d *Desktop) Watch(ctx context.Context) (session.Watcher, error) {
 	wctx, cancel := context.WithCancel(ctx)
 	w := &watch{
 		d: d, events: make(chan settle.Event, 4096), unsub: unsub, done: make(chan struct{}), stopped: make(chan struct{}),
-		prompts: prompts{conn: d.conn, shown: d.promptShown, classes: map[atspi.Ref]string{}},
+		prompts: prompts{conn: d.conn, shown: d.promptShown, classes: map[atspi.Ref]string{}, windows: &d.browserWindows},
 		ctx:     wctx, cancel: cancel, buses: map[string]bool{}, marks: map[string]chan int{},
 	}
 	go w.loop(ch)
