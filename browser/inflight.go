@@ -61,26 +61,5 @@ func (tw *tabWatch) seed(w *watch) {
 	}
 }
 
-// windowHold is how long the browser's own window that an action is known
-// to bring (a download's Save dialog, the question before handing a link
-// to another application) may hold the action: the wait ends when a
-// window opens (settle.Event.UntilOpened), so the cap is one a loaded
-// machine does not outrun. Such a dialog took over a second to show at a
-// load of 15.
-const windowHold = 10 * time.Second
-
-// A download whose Save dialog is up ends when the dialog closes: the
-// action that closes it (Save, Cancel) waits for the download's end, which
-// the browser reports a moment after (later on a loaded machine). A watch
-// starts with such downloads as work that holds only once a window closed
-// (settle.Event.UntilClosed): typing a name into the dialog does not wait
-// for them.
-func (b *Browser) seedDownloads(w *watch) {
-	b.downloadsAsking.Range(func(guid, _ any) bool {
-		w.send(settle.Event{Kind: settle.Busy, Key: "dl:" + guid.(string), UntilClosed: true, Hold: windowHold})
-		return true
-	})
-}
-
 // reqKey names a request as work in flight.
 func reqKey(id network.RequestID) string { return "req:" + string(id) }

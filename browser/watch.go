@@ -497,23 +497,6 @@ func (b *Browser) ownPage(info *target.Info) bool {
 	return info != nil && info.Type == "page" && (b.browserContext == "" || info.BrowserContextID == b.browserContext)
 }
 
-// ownFrame reports whether a download from frame id is this session's:
-// any, or with a browser context of its own, one from a tab of it (a tab's
-// main frame has the tab's id).
-func (b *Browser) ownFrame(id cdp.FrameID) bool {
-	if b.browserContext == "" {
-		return true
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, t := range b.tabs {
-		if string(t.id) == string(id) {
-			return true
-		}
-	}
-	return false
-}
-
 // browserWatch listens to the browser session for what is not a tab's own:
 // popups and tabs opening or closing, downloads.
 func (b *Browser) onBrowserEvent(ev any) {
@@ -533,46 +516,9 @@ func (b *Browser) onBrowserEvent(ev any) {
 	case *target.EventTargetDestroyed:
 		b.tabGone(e.TargetID, w)
 	case *cdpbrowser.EventDownloadWillBegin:
-		if !b.ownFrame(e.FrameID) {
-			return // another browser context's download
-		}
-		w.outcome("download started " + quoteText(e.SuggestedFilename))
-		w.send(settle.Event{Kind: settle.Busy, Key: "dl:" + e.GUID})
-		w.send(settle.Event{Kind: settle.Idle, Key: navKey(e.FrameID)})
-		b.downloadNames.Store(e.GUID, e.SuggestedFilename)
+		b.downloadBegins(e, w)
 	case *cdpbrowser.EventDownloadProgress:
-		if _, ok := b.downloadNames.Load(e.GUID); !ok && b.browserContext != "" {
-			return // not one of this session's downloads
-		}
-		switch e.State {
-		case cdpbrowser.DownloadProgressStateCompleted:
-			b.downloadsAsking.Delete(e.GUID)
-			name, _ := b.downloadNames.Load(e.GUID)
-			path := e.FilePath
-			if path == "" {
-				path = b.downloadDir + "/" + fmt.Sprint(name)
-			}
-			w.outcome(fmt.Sprintf("downloaded %s → %s", quoteText(fmt.Sprint(name)), path))
-			w.send(settle.Event{Kind: settle.Idle, Key: "dl:" + e.GUID})
-		case cdpbrowser.DownloadProgressStateCanceled:
-			b.downloadsAsking.Delete(e.GUID)
-			name, _ := b.downloadNames.Load(e.GUID)
-			w.outcome("download canceled " + quoteText(fmt.Sprint(name)))
-			w.send(settle.Event{Kind: settle.Idle, Key: "dl:" + e.GUID})
-		case cdpbrowser.DownloadProgressStateInProgress:
-			if b.askDownloads && e.TotalBytes > 0 && e.ReceivedBytes >= e.TotalBytes {
-				// Every byte is in and the download still waits: for the
-				// user to choose where it goes in the Save dialog, not for
-				// the network. The action has settled once the dialog is
-				// up (the desktop says when a window opens), not at
-				// MaxBusy. Downloads into a folder complete by themselves
-				// and stay busy until then, so their outcome is in the
-				// reply. The dialog may take seconds to show on a loaded
-				// machine: windowHold.
-				b.downloadsAsking.Store(e.GUID, true)
-				w.send(settle.Event{Kind: settle.Busy, Key: "dl:" + e.GUID, UntilOpened: true, Hold: windowHold})
-			}
-		}
+		b.downloadProgress(e, w)
 	}
 }
 
