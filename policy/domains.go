@@ -390,6 +390,17 @@ func (p *Policy) checkURLs(a action.Action) error {
 		if err := p.domains.Allows(action.NormalizeURL(a.URL)); err != nil {
 			return fmt.Errorf("%s %s: %w", a.Kind, a.URL, err)
 		}
+	case a.Kind == action.Permissions && a.Origin != "" && len(a.Grant) > 0:
+		// A grant reaches the origin it names, loaded or not: one that
+		// --domains refuses would hold it for a page the browser may
+		// never show, but a popup or frame of that origin might.
+		origin := a.Origin
+		if !strings.Contains(origin, "://") {
+			origin = "http://" + origin
+		}
+		if err := p.domains.Allows(strings.TrimSuffix(origin, "/") + "/"); err != nil {
+			return fmt.Errorf("%s granted to %s: %w", a.Kind, a.Origin, err)
+		}
 	case a.Kind == action.Batch:
 		for i, s := range a.Steps {
 			if err := p.checkURLs(s); err != nil {

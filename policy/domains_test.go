@@ -153,6 +153,12 @@ func TestDomainsPermit(t *testing.T) {
 			{action.Action{Kind: action.Navigate, URL: "about:blank"}, ""},
 			{action.Action{Kind: action.Batch, Steps: []action.Action{{Kind: action.Click, Target: "e1"}, {Kind: action.Navigate, URL: "127.0.0.2"}}},
 				"step 2: navigate 127.0.0.2: 127.0.0.2 is not in --domains"},
+			{action.Action{Kind: action.Permissions, Grant: []string{"geolocation"}, Origin: "127.0.0.1:8080"}, ""},
+			{action.Action{Kind: action.Permissions, Grant: []string{"geolocation"}, Origin: "https://127.0.0.2"},
+				"permissions granted to https://127.0.0.2: 127.0.0.2 is not in --domains"},
+			{action.Action{Kind: action.Permissions, Grant: []string{"camera"}, Origin: "127.0.0.2:9000"},
+				"permissions granted to 127.0.0.2:9000: 127.0.0.2:9000 is not in --domains"},
+			{action.Action{Kind: action.Permissions, Deny: []string{"camera"}, Origin: "127.0.0.2:9000"}, ""},
 		} {
 			_, err := p.Permit(ctx, Request{Action: tc.a})
 			switch {
