@@ -135,16 +135,25 @@ func (p *Policy) denied(a action.Action, r Request) error {
 			return true
 		})
 	}
+	if r.To != nil {
+		nodes = append(nodes, r.To) // a drag's drop target receives it too
+	}
 	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
 		app := appOf(r.Page.Root, n)
 		if app == nil {
 			continue
 		}
 		if pat := p.denies(app.Name); pat != "" {
 			what := string(a.Kind)
-			if r.Target != "" {
+			switch {
+			case n == r.To && n != r.Node:
+				what += " to " + tree.Line(n)
+			case r.Target != "":
 				what += " " + r.Target
-			} else if r.Node == nil {
+			case r.Node == nil:
 				what += " (the keys go to " + tree.Line(n) + ")"
 			}
 			return fmt.Errorf("%s is refused: it is in a window of %s, an application --apps denies (!%s), at every tier: %w", what, app.Name, pat, ErrDenied)

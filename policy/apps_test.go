@@ -140,5 +140,17 @@ func TestAppsDenyNodes(t *testing.T) {
 		if _, err := p.Permit(ctx, Request{Action: keys, Page: page}); err != nil {
 			t.Errorf("%s: keys with the focus elsewhere: %v", tier, err)
 		}
+		// A drag from an allowed app drops into a denied one: refused; the
+		// other way round too.
+		drag := action.Action{Kind: action.Drag, Target: "e8", To: "e4"}
+		if _, err := p.Permit(ctx, Request{Action: drag, Node: okEntry, To: termEntry, Page: page}); !errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), `drag to textbox "Command" e4 is refused: it is in a window of XTerm`) {
+			t.Errorf("%s: a drag into a denied app: %v", tier, err)
+		}
+		if _, err := p.Permit(ctx, Request{Action: drag, Target: "e4", Node: termEntry, To: okEntry, Page: page}); !errors.Is(err, ErrDenied) {
+			t.Errorf("%s: a drag out of a denied app: %v", tier, err)
+		}
+		if _, err := p.Permit(ctx, Request{Action: drag, Node: okEntry, To: okBtn, Page: page}); err != nil {
+			t.Errorf("%s: a drag inside an allowed app: %v", tier, err)
+		}
 	}
 }
