@@ -122,23 +122,9 @@ func (p *Policy) denied(a action.Action, r Request) error {
 	if !a.Acts() || r.Page == nil {
 		return nil
 	}
-	nodes := []*tree.Node{r.Node}
-	if r.Node == nil {
-		if a.Kind != action.Press && a.Kind != action.Type {
-			return nil
-		}
-		nodes = nil
-		tree.Walk(r.Page.Root, func(n *tree.Node) bool {
-			if n.States.Has(tree.Focused) {
-				nodes = append(nodes, n)
-			}
-			return true
-		})
-	}
-	if r.To != nil {
-		nodes = append(nodes, r.To) // a drag's drop target receives it too
-	}
-	for _, n := range nodes {
+	// The nodes the action reaches: its target, the focused node for keys,
+	// the node under the pointer, a drag's drop target (effect.go).
+	for _, n := range receivers(r) {
 		if n == nil {
 			continue
 		}

@@ -25,18 +25,26 @@ func Confirm(pattern string) Option {
 	}
 }
 
-// needsConfirm reports whether the node an action resolved to is one the
-// user must confirm actions on.
-func (p *Policy) needsConfirm(r Request) bool {
-	if p.confirm == nil || r.Node == nil || r.Page == nil {
-		return false
+// confirmed returns the node the user must confirm an action on: the
+// first of the nodes it reaches (receivers: its target, the node under the
+// pointer, the focused node for keys, the form's submitter) that the
+// pattern matches; nil when none.
+func (p *Policy) confirmed(r Request) *tree.Node {
+	if p.confirm == nil || r.Page == nil {
+		return nil
+	}
+	reached := receivers(r)
+	if len(reached) == 0 {
+		return nil
 	}
 	for _, n := range selector.Find([]*tree.Snapshot{r.Page}, p.confirm) {
-		if n == r.Node {
-			return true
+		for _, x := range reached {
+			if n == x {
+				return x
+			}
 		}
 	}
-	return false
+	return nil
 }
 
 // NeedsConfirm says the action may run only once the user said yes: the

@@ -355,13 +355,14 @@ func (p *Policy) checkDomains(r Request) error {
 	if !r.Action.Acts() || r.Page == nil {
 		return nil
 	}
-	node := r.Node
-	if node == nil && (r.Action.Kind == action.Press || r.Action.Kind == action.Scroll) {
-		// Keys go to the focused element, a scroll to the page: judge
-		// where the input lands.
-		node = focused(r.Page)
+	// Judge where the input lands (effect.go): keys go to the focused
+	// element, a scroll with no target to the page, a click to the node
+	// under the pointer, a submit to the form's button.
+	nodes := receivers(r)
+	if r.Node == nil && (r.Action.Kind == action.Press || r.Action.Kind == action.Scroll) {
+		nodes = append(nodes, focused(r.Page)) // the page itself when nothing has the focus
 	}
-	for _, n := range []*tree.Node{node, r.To} {
+	for _, n := range nodes {
 		if n == nil {
 			continue
 		}

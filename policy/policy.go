@@ -156,8 +156,15 @@ func (p *Policy) Permit(ctx context.Context, r Request) (*Permit, error) {
 	if a.Kind == action.Upload && p.tier < action.Sensitive {
 		permit.files = p.filesDir(r.Downloads)
 	}
-	if a.Acts() && p.needsConfirm(r) {
-		permit.confirm = fmt.Sprintf("canopy: allow %s %s?", a.Kind, r.Target)
+	if n := p.confirmed(r); a.Acts() && n != nil {
+		what := string(a.Kind)
+		if r.Target != "" {
+			what += " " + r.Target
+		}
+		permit.confirm = fmt.Sprintf("canopy: allow %s?", what)
+		if n != r.Node {
+			permit.confirm = fmt.Sprintf("canopy: allow %s? It reaches %s.", what, tree.Line(n))
+		}
 	}
 	return permit, nil
 }
