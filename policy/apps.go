@@ -183,9 +183,13 @@ func (p *Policy) denies(app string) string {
 }
 
 // appOf is the application node that holds n in the tree under root (n
-// itself when it is one), or nil: the nearest "application" on the way
-// from root down to n.
-func appOf(root, n *tree.Node) *tree.Node {
+// itself when it is one), or nil.
+func appOf(root, n *tree.Node) *tree.Node { return enclosing(root, n, "application") }
+
+// enclosing is the nearest node of role on the way from root down to n (n
+// itself when it has that role), or nil when there is none or n is not
+// under root.
+func enclosing(root, n *tree.Node, role string) *tree.Node {
 	var stack []*tree.Node
 	var found *tree.Node
 	var walk func(c *tree.Node) bool
@@ -193,7 +197,7 @@ func appOf(root, n *tree.Node) *tree.Node {
 		stack = append(stack, c)
 		if c == n {
 			for i := len(stack) - 1; i >= 0; i-- {
-				if stack[i].Role == "application" {
+				if stack[i].Role == role {
 					found = stack[i]
 					break
 				}

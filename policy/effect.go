@@ -115,32 +115,7 @@ func pressesEnter(spec string) bool {
 // button; the tree does not tell submit buttons from others, so this
 // asks about one more at worst). Nil when n is in no form.
 func submitter(root, n *tree.Node) *tree.Node {
-	if n == nil {
-		return nil
-	}
-	var form *tree.Node
-	var path []*tree.Node
-	var find func(c *tree.Node) bool
-	find = func(c *tree.Node) bool {
-		path = append(path, c)
-		if c == n {
-			for i := len(path) - 1; i >= 0; i-- {
-				if path[i].Role == "form" {
-					form = path[i]
-					break
-				}
-			}
-			return true
-		}
-		for _, k := range c.Children {
-			if find(k) {
-				return true
-			}
-		}
-		path = path[:len(path)-1]
-		return false
-	}
-	find(root)
+	form := enclosing(root, n, "form")
 	if form == nil {
 		return nil
 	}
