@@ -53,14 +53,17 @@ type changed struct {
 
 // takeChanges asks the page which elements changed since the last read,
 // as remote objects in changesGroup, or why the read must be whole.
-func takeChanges(ctx context.Context, s cdp.Session, world string) (changed, error) {
+func (tw *tabWatch) takeChanges(ctx context.Context, s cdp.Session) (changed, error) {
 	var c changed
-	if world == "" {
-		return c, errWhole("canopy's world in the page is not known")
+	p := runtime.EvaluateParams{Expression: takeJS, ObjectGroup: changesGroup, Silent: new(true)}
+	if err := tw.inWorld(ctx, s, &p); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return c, err
+		}
+		return c, errWhole("canopy's world in the page could not be found")
 	}
-	res, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{
-		Expression: takeJS, UniqueContextID: world, ObjectGroup: changesGroup, Silent: new(true),
-	})
+	res, err := cdp.Call(ctx, s, runtime.Evaluate, p)
+	tw.worldAnswered(p.UniqueContextID, err)
 	if err != nil {
 		return c, fmt.Errorf("ask the page what changed: %w", err)
 	}
@@ -109,25 +112,25 @@ func takeChanges(ctx context.Context, s cdp.Session, world string) (changed, err
 // resetChanges starts the page's marks afresh before a whole read: what
 // changes from now on is what the next incremental read re-reads.
 func (tw *tabWatch) resetChanges(ctx context.Context, s cdp.Session) {
-	world := tw.worldID()
-	if world == "" {
-		return
-	}
 	ctx, cancel := context.WithTimeout(ctx, worldTimeout)
 	defer cancel()
-	_, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: takeJS + ", 0", UniqueContextID: world, Silent: new(true)})
-	tw.worldAnswered(world, err)
+	p := runtime.EvaluateParams{Expression: takeJS + ", 0", Silent: new(true)}
+	if tw.inWorld(ctx, s, &p) != nil {
+		return
+	}
+	_, err := cdp.Call(ctx, s, runtime.Evaluate, p)
+	tw.worldAnswered(p.UniqueContextID, err)
 }
 
 // worldTimeout caps a call in canopy's world. A world whose document went
 // into the back-forward cache is frozen there and never answers; the tab
-// then forgets it (worldAnswered), and reads are whole until the next
-// document's world is announced.
+// then forgets it (worldAnswered), and the next call finds the world of
+// the document the frame shows now (inWorld).
 const worldTimeout = 500 * time.Millisecond
 
 // worldAnswered forgets world when a call in it ran out of time.
 func (tw *tabWatch) worldAnswered(world string, err error) {
-	if errors.Is(err, context.DeadlineExceeded) {
+	if world != "" && errors.Is(err, context.DeadlineExceeded) {
 		tw.contextGone(world)
 	}
 }
@@ -357,12 +360,10 @@ func (b *Browser) update(ctx context.Context, t *tab, s *chromedp.Target, k *kep
 	defer func() {
 		_, _ = cdp.Call(context.WithoutCancel(ctx), s, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: changesGroup})
 	}()
-	world := t.watch.worldID()
 	tctx, cancel := context.WithTimeout(ctx, worldTimeout)
-	c, err := takeChanges(tctx, s, world)
+	c, err := t.watch.takeChanges(tctx, s)
 	cancel()
 	if err != nil {
-		t.watch.worldAnswered(world, err)
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			return nil, st, errWhole("canopy's world in the page did not answer")
 		}

@@ -78,13 +78,8 @@ func (tw *tabWatch) barrier(ctx context.Context, t cdp.Session, token string, ag
 		Expression:   fmt.Sprintf(barrierJS, token, ago.Milliseconds()),
 		AwaitPromise: new(true), ReturnByValue: new(true), Silent: new(true),
 	}
-	if p.UniqueContextID = tw.worldID(); p.UniqueContextID == "" {
-		// The world's context was not announced (yet): ask for it.
-		w, err := cdp.Call(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(tw.id), WorldName: canopyWorld})
-		if err != nil {
-			return pendingTimers{}, fmt.Errorf("canopy's world: %w", err)
-		}
-		p.ContextID = w.ExecutionContextID
+	if err := tw.inWorld(ctx, t, &p); err != nil {
+		return pendingTimers{}, err
 	}
 	res, err := cdp.Call(ctx, t, runtime.Evaluate, p)
 	if err != nil {
@@ -181,6 +176,24 @@ func (tw *tabWatch) frameWorldIDs() []string {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
 	return slices.Collect(maps.Keys(tw.frameWorlds))
+}
+
+// inWorld makes p run in canopy's world of the tab's main frame: the
+// context announced for it, or, when none is known (not announced yet, or
+// forgotten after a call in it ran out of time on a busy machine), the one
+// Page.createIsolatedWorld finds. Chromium keeps one world per name and
+// frame, so that is the world the observer runs in, of the document the
+// frame shows now.
+func (tw *tabWatch) inWorld(ctx context.Context, t cdp.Session, p *runtime.EvaluateParams) error {
+	if p.UniqueContextID = tw.worldID(); p.UniqueContextID != "" {
+		return nil
+	}
+	w, err := cdp.Call(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(tw.id), WorldName: canopyWorld})
+	if err != nil {
+		return fmt.Errorf("canopy's world: %w", err)
+	}
+	p.ContextID = w.ExecutionContextID
+	return nil
 }
 
 // worldID is the unique id of canopy's world in the main frame, "" when

@@ -88,6 +88,31 @@ func TestKeptTreeNotKept(t *testing.T) {
 	}
 }
 
+// TestKeptTreeWorldForgotten: a tab that forgot canopy's world in its page
+// (a call there ran out of time on a busy machine) finds it again, and the
+// next change is still read incrementally with the observer's marks.
+func TestKeptTreeWorldForgotten(t *testing.T) {
+	b := newBrowser(t)
+	load(t, b, "/widgets.html")
+	snap(t, b)
+	w := b.curTab().watch
+	if w.worldID() == "" {
+		t.Fatal("canopy's world in widgets.html was never announced")
+	}
+	w.worldAnswered(w.worldID(), context.DeadlineExceeded)
+	if w.worldID() != "" {
+		t.Fatal("a world that ran out of time was not forgotten")
+	}
+	js[any](t, b, `document.querySelector('h1').firstChild.data = 'Renamed late'; 1`)
+	text, st := snap(t, b)
+	if st.Regions == 0 || st.Reread != "" {
+		t.Errorf("the change after the world was forgotten was not read incrementally: %+v", st)
+	}
+	if !strings.Contains(text, `heading "Renamed late"`) {
+		t.Errorf("the change is missing from the read:\n%s", text)
+	}
+}
+
 // mutateJS changes the page at random, the way pages change themselves:
 // r is a list of random numbers in [0,1) that pick the kind, the node and
 // the new content. It returns what it did.
