@@ -65,6 +65,9 @@ func (d *Desktop) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 	case action.Drag:
 		return session.Output{}, d.drag(ctx, target, to)
 	case action.OpenApp:
+		if err := p.Within(a.Args); err != nil {
+			return session.Output{}, err
+		}
 		return d.openApp(ctx, a)
 	case action.Activate:
 		return session.Output{}, d.activate(ctx, it, target)

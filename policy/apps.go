@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -218,23 +217,24 @@ func enclosing(root, n *tree.Node, role string) *tree.Node {
 	return found
 }
 
-// desktopPrograms lists the programs of the installed desktop applications:
-// the first word of each .desktop entry's Exec line (XDG desktop entries in
+// desktopPrograms lists the programs of the installed desktop applications
+// and what their entries say of them (programs.go): the first word of each
+// .desktop entry's Exec line (XDG desktop entries in
 // $XDG_DATA_HOME/applications and each $XDG_DATA_DIRS/applications), by the
 // name as written and by the path it resolves to on $PATH. Hidden entries
 // and entries that are not applications are left out.
-func desktopPrograms() map[string]bool {
-	progs := map[string]bool{}
+func desktopPrograms() map[string]program {
+	progs := map[string]program{}
 	for _, dir := range applicationDirs() {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.desktop"))
 		for _, f := range files {
-			prog := entryProgram(f)
-			if prog == "" {
+			e, ok := readEntry(f)
+			if !ok {
 				continue
 			}
-			progs[prog] = true
-			if r := resolveProgram(prog); r != "" {
-				progs[r] = true
+			progs[e.program] = progs[e.program].merge(e)
+			if r := resolveProgram(e.program); r != "" {
+				progs[r] = progs[r].merge(e)
 			}
 		}
 	}
@@ -264,46 +264,6 @@ func applicationDirs() []string {
 		}
 	}
 	return dirs
-}
-
-// entryProgram reads the program a desktop entry starts, or "" when it is
-// hidden, not an application, or starts none.
-func entryProgram(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	in, prog, app := false, "", false
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			in = line == "[Desktop Entry]"
-			continue
-		}
-		if !in {
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		switch strings.TrimSpace(k) {
-		case "Type":
-			app = strings.TrimSpace(v) == "Application"
-		case "Hidden":
-			if strings.TrimSpace(v) == "true" {
-				return ""
-			}
-		case "Exec":
-			prog = execProgram(v)
-		}
-	}
-	if !app {
-		return ""
-	}
-	return prog
 }
 
 // execProgram is the program of an Exec value: its first word, quotes

@@ -391,6 +391,16 @@ func (p *Policy) checkURLs(a action.Action) error {
 		if err := p.domains.Allows(action.NormalizeURL(a.URL)); err != nil {
 			return fmt.Errorf("%s %s: %w", a.Kind, a.URL, err)
 		}
+	case a.Kind == action.OpenApp:
+		// A URL handed to an application is loaded by it: the same
+		// hosts are refused as for the browser.
+		for _, arg := range a.Args {
+			if u, ok := urlArg(arg); ok && (u.Scheme == "http" || u.Scheme == "https") {
+				if err := p.domains.Allows(action.NormalizeURL(arg)); err != nil {
+					return fmt.Errorf("%s %s %s: %w", a.Kind, a.Command, arg, err)
+				}
+			}
+		}
 	case a.Kind == action.Permissions && a.Origin != "" && len(a.Grant) > 0:
 		// A grant reaches the origin it names, loaded or not: one that
 		// --domains refuses would hold it for a page the browser may

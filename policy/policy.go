@@ -12,8 +12,9 @@
 // navigation loads (javascript:, file: … need the sensitive tier; hosts
 // --domains refuses are refused at every tier), the
 // files an upload reads (at act only from the session's files folder) and
-// the program open_app starts (at act only installed desktop applications
-// and programs named with [Apps]). It decides before anything about a file
+// the program open_app starts and what it is given (at act only installed
+// desktop applications that run no code they are handed, with URLs and
+// files from the session's folders, and programs named with [Apps]). It decides before anything about a file
 // or a program is looked at, so a refusal says nothing about them.
 package policy
 
@@ -45,7 +46,8 @@ type Policy struct {
 	appsErr error
 
 	once    sync.Once
-	desktop map[string]bool // programs of installed desktop applications
+	desktop map[string]program // programs of installed desktop applications
+	shells  map[string]bool    // login shells (/etc/shells), by path and name
 
 	secrets     map[string]secret // from the secrets file, by lower-case name
 	secretsPath string
@@ -153,8 +155,12 @@ func (p *Policy) Permit(ctx context.Context, r Request) (*Permit, error) {
 		return nil, err
 	}
 	permit := &Permit{kind: a.Kind, tier: need, policy: p}
-	if a.Kind == action.Upload && p.tier < action.Sensitive {
-		permit.files = p.filesDir(r.Downloads)
+	switch {
+	case p.tier >= action.Sensitive:
+	case a.Kind == action.Upload:
+		permit.files = []string{p.filesDir(r.Downloads)}
+	case a.Kind == action.OpenApp && !slices.ContainsFunc(p.apps, func(pat string) bool { return allows(pat, a.Command) }):
+		permit.files = p.appDirs(r.Downloads)
 	}
 	if n := p.confirmed(r); a.Acts() && n != nil {
 		what := string(a.Kind)
@@ -188,7 +194,7 @@ func (p *Policy) check(a action.Action, downloads string) error {
 	case action.Upload:
 		return p.checkUpload(a.Paths, downloads)
 	case action.OpenApp:
-		return p.checkApp(a.Command, a.Args)
+		return p.checkApp(a.Command, a.Args, downloads)
 	case action.Batch:
 		for i, s := range a.Steps {
 			if err := p.check(s, downloads); err != nil {
@@ -218,24 +224,23 @@ func (p *Policy) checkUpload(paths []string, downloads string) error {
 	return nil
 }
 
-// checkApp allows the programs Apps names or matches, with any arguments, and
-// the programs of installed desktop applications with files and URLs as
-// arguments, as a desktop opens them: an option ("-c", "--x=…") can make a
-// program run a command of the caller's, so it needs the sensitive tier.
-func (p *Policy) checkApp(command string, args []string) error {
+// checkApp allows the programs Apps names or matches, with any arguments,
+// and the programs of installed desktop applications that run no code
+// they are given, with the URLs and files a desktop would hand them
+// (programs.go).
+func (p *Policy) checkApp(command string, args []string, downloads string) error {
 	if slices.ContainsFunc(p.apps, func(a string) bool { return allows(a, command) }) {
 		return nil
 	}
-	p.once.Do(func() { p.desktop = desktopPrograms() })
-	if !p.desktop[command] && !p.desktop[resolveProgram(command)] {
+	p.once.Do(func() { p.desktop, p.shells = desktopPrograms(), shells() })
+	prog, ok := p.desktop[command]
+	if !ok {
+		prog, ok = p.desktop[resolveProgram(command)]
+	}
+	if !ok {
 		return fmt.Errorf("open_app %s needs the sensitive tier: at %s, open_app starts installed desktop applications and the programs --apps names: %w", command, p.tier, ErrDenied)
 	}
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			return fmt.Errorf("open_app %s %s needs the sensitive tier: at %s, a desktop application is given files and URLs, not options (or name it with --apps): %w", command, a, p.tier, ErrDenied)
-		}
-	}
-	return nil
+	return p.checkProgram(command, args, prog, p.appDirs(downloads))
 }
 
 // Permit is the proof that the policy allowed one action. Sources take it
@@ -244,33 +249,37 @@ type Permit struct {
 	kind    action.Kind
 	tier    action.Tier
 	policy  *Policy
-	files   string // an upload's files must lie here ("": anywhere)
-	confirm string // the question the user must say yes to, or ""
+	files   []string // an upload's or open_app's files must lie in one of these (none: anywhere)
+	confirm string   // the question the user must say yes to, or ""
 }
 
 // Within checks, with symlinks resolved now, that the files of an upload
-// still lie in the folder the permit allows them from: a link in the
-// folder that leads out of it is refused. The source calls it right
-// before it reads the files; at the sensitive tier every path passes.
+// or the file arguments of open_app still lie in the folders the permit
+// allows them from: a link in the folder that leads out of it is refused.
+// The source calls it right before it reads the files or starts the
+// program; at the sensitive tier every path passes.
 func (p *Permit) Within(paths []string) error {
-	if p == nil || p.files == "" {
+	if p == nil || len(p.files) == 0 {
 		return nil
 	}
-	dir, err := filepath.EvalSymlinks(p.files)
-	if err != nil {
-		dir = p.files
+	var dirs []string
+	for _, d := range p.files {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			d = real
+		}
+		dirs = append(dirs, d)
 	}
 	for _, path := range paths {
 		abs, err := filepath.Abs(path)
 		if err != nil {
-			return fmt.Errorf("upload %s: %w", path, err)
+			return fmt.Errorf("%s %s: %w", p.kind, path, err)
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
 			continue // missing: the source says so
 		}
-		if !strings.HasPrefix(real, dir+string(filepath.Separator)) {
-			return fmt.Errorf("upload of %s needs the sensitive tier: it leads out of %s: %w", path, p.files, ErrDenied)
+		if !inside(real, dirs) {
+			return fmt.Errorf("%s of %s needs the sensitive tier: it leads out of %s: %w", p.kind, path, where(p.files), ErrDenied)
 		}
 	}
 	return nil
