@@ -48,6 +48,12 @@ func (s source) DownloadDir() string { return s.b.DownloadDir() }
 // Refs is the session's ref table (session.RefKeeper).
 func (s source) Refs() *tree.Refs { return s.b.refs }
 
+// OpenDialog is the current tab's open JavaScript dialog, or nil
+// (session.DialogNamer).
+func (s source) OpenDialog() *tree.Node { return s.b.OpenDialog() }
+
+var _ session.DialogNamer = source{}
+
 func (s source) Do(ctx context.Context, p *policy.Permit, a action.Action, target, to *tree.Node) (session.Output, error) {
 	return s.b.Do(ctx, p, a, target, to)
 }

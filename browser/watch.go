@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"github.com/canopy-dev/canopy/tree"
 	"net/url"
 	"slices"
 	"strings"
@@ -292,6 +293,22 @@ func dialogLine(e *page.EventJavascriptDialogOpening) string {
 // dialogText names a dialog: its type and message.
 func dialogText(e *page.EventJavascriptDialogOpening) string {
 	return fmt.Sprintf("%s %s", e.Type, quoteText(e.Message))
+}
+
+// OpenDialog is a node standing for the JavaScript dialog open on the
+// current tab, or nil (session.DialogNamer): an alertdialog named by its
+// message, so that --confirm judges accepting a page's confirm() as it
+// judges a click.
+func (b *Browser) OpenDialog() *tree.Node {
+	t := b.curTab()
+	if t == nil || t.watch == nil {
+		return nil
+	}
+	d := t.watch.openDialog()
+	if d == nil {
+		return nil
+	}
+	return &tree.Node{Role: "alertdialog", Name: d.Message, Description: string(d.Type)}
 }
 
 func quoteText(s string) string {

@@ -326,6 +326,50 @@ func TestConfirm(t *testing.T) {
 	}
 }
 
+// TestConfirmPageDialog: accepting the page's own confirm() is judged by
+// --confirm on the dialog's message, as a click on a button is: declined,
+// the page is not told yes; said yes to, it is, and the question quotes
+// the message. Dismissing is never asked about.
+func TestConfirmPageDialog(t *testing.T) {
+	answer := func(yes bool, asked *[]string) func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		return func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			*asked = append(*asked, r.Params.Message)
+			if yes {
+				return &sdk.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+			}
+			return &sdk.ElicitResult{Action: "decline"}, nil
+		}
+	}
+	for _, yes := range []bool{false, true} {
+		var asked []string
+		s := newServer(t, Options{Session: canopy.Config{Rules: []policy.Option{policy.Confirm(`name~:/everything/i`)}}})
+		cs := connectAsking(t, s, answer(yes, &asked))
+		call(t, cs, "navigate", map[string]any{"url": testSite.URL("/widgets.html")})
+		if text, isErr := call(t, cs, "click", map[string]any{"target": `role:button name:"Delete all"`}); isErr || !strings.Contains(text, `confirm "Delete everything?"`) {
+			t.Fatalf("click opening the page's confirm(): (%q, %v)", text, isErr)
+		}
+		if len(asked) != 0 {
+			t.Fatalf("the click that opened the dialog was asked about: %q", asked)
+		}
+		text, isErr := call(t, cs, "dialog", map[string]any{"accept": true})
+		if len(asked) != 1 || !strings.Contains(asked[0], `"Delete everything?"`) {
+			t.Errorf("yes=%v: the user was asked %q", yes, asked)
+		}
+		if yes {
+			if isErr || !strings.Contains(text, "Deleted all") {
+				t.Errorf("accept, confirmed: (%q, %v)", text, isErr)
+			}
+			continue
+		}
+		if !isErr || !strings.Contains(text, "was declined by the user") || strings.Contains(strings.TrimSpace(text), "\n") {
+			t.Errorf("accept, declined: (%q, %v), want a one-line refusal", text, isErr)
+		}
+		if text, isErr := call(t, cs, "dialog", map[string]any{"accept": false}); isErr || !strings.Contains(text, "Kept all") || len(asked) != 1 {
+			t.Errorf("dismiss after the refusal: (%q, %v), asked %q", text, isErr, asked)
+		}
+	}
+}
+
 // TestMaskTravels: a second canopy attached to the same browser shows the
 // field another canopy typed a credential into masked, and cannot probe
 // it with value:, though it never knew the value.

@@ -258,7 +258,11 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	if err := s.refuseStuck(a, target, st.before); err != nil {
 		return nil, err
 	}
-	permit, err := s.gate(ctx, s.placed(a), target, to, st.before)
+	judged, page := target, st.before
+	if n, p := s.dialogReached(a, st.before); n != nil {
+		judged, page = n, p
+	}
+	permit, err := s.gate(ctx, s.placed(a), judged, to, page)
 	if err != nil {
 		return nil, err
 	}

@@ -70,6 +70,18 @@ func (w *Workspace) Close() error {
 // (session.RefKeeper).
 func (w *Workspace) Refs() *tree.Refs { return w.desk.Refs() }
 
+// OpenDialog is the JavaScript dialog open on the browser's current page,
+// or nil (session.DialogNamer). A page's dialog the desktop shows as a
+// native window is judged as the desktop's nodes are.
+func (w *Workspace) OpenDialog() *tree.Node {
+	if b := w.Browser(); b != nil {
+		return b.OpenDialog()
+	}
+	return nil
+}
+
+var _ session.DialogNamer = (*Workspace)(nil)
+
 // Desktop is the desktop source.
 func (w *Workspace) Desktop() *desktop.Desktop { return w.desk }
 
