@@ -93,6 +93,20 @@ func (c *Clipboard) HasOwner() (bool, error) {
 	return owner != xproto.WindowNone, nil
 }
 
+// Owner is the window that owns the clipboard now (0: none), and whether
+// it is this Clipboard's, holding the text Write put there. A caller that
+// must know where a paste's text comes from (text the agent chose, or
+// another program's) compares owners over time.
+func (c *Clipboard) Owner() (window uint32, ours bool, err error) {
+	owner, err := c.selectionOwner()
+	if err != nil {
+		return 0, false, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return uint32(owner), owner != xproto.WindowNone && owner == c.owner && c.owned, nil
+}
+
 // disown forgets the text after a failed Write.
 func (c *Clipboard) disown() {
 	c.mu.Lock()

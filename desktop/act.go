@@ -53,7 +53,7 @@ func (d *Desktop) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 	case action.Type:
 		return session.Output{}, d.typeText(ctx, it, target, a)
 	case action.Press:
-		return session.Output{}, d.press(ctx, it, target, a.Keys)
+		return session.Output{}, d.press(ctx, p, it, target, a.Keys)
 	case action.Check, action.Uncheck:
 		return d.check(ctx, it, target, a)
 	case action.Select:
@@ -402,12 +402,17 @@ func (d *Desktop) focus(ctx context.Context, it *atspi.Item, n *tree.Node) error
 }
 
 // press sends keys, to the target after focusing it, else to whatever has
-// focus.
-func (d *Desktop) press(ctx context.Context, it *atspi.Item, n *tree.Node, spec string) error {
+// focus; below the sensitive tier, a paste only of text the agent chose
+// (paste.go).
+func (d *Desktop) press(ctx context.Context, p *policy.Permit, it *atspi.Item, n *tree.Node, spec string) error {
 	chords, err := keys.Parse(spec)
 	if err != nil {
 		return err
 	}
+	if err := d.checkPaste(p, spec, chords); err != nil {
+		return err
+	}
+	d.notePress(chords)
 	if it != nil && it.Role != atspi.RoleApplication {
 		if err := d.focus(ctx, it, n); err != nil {
 			return err

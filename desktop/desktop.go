@@ -46,6 +46,8 @@ type Desktop struct {
 	x    *xinput.Display
 	shot *capture.Screen      // screenshots' X connection, opened on first use
 	clip *clipboard.Clipboard // the X clipboard, opened on first use; owns what was written
+	// copied is the agent's last copy (paste.go).
+	copied copyMark
 	// prompt is the permission prompt bubble that showed last, and when.
 	prompt   atspi.Ref
 	promptAt time.Time

@@ -213,9 +213,13 @@ func TestBadInput(t *testing.T) {
 // took it, and an app that cannot take it (stopped) is a one-line error
 // within the cap that leaves the session usable.
 func TestFocus(t *testing.T) {
-	d, s := open(t)
+	d, _ := open(t)
 	ctx := context.Background()
-	file := filepath.Join(t.TempDir(), "notes.txt")
+	// At act, open_app hands an application files from the downloads
+	// folder only.
+	downloads := t.TempDir()
+	s := session.New(d, policy.New(action.Act, policy.Apps("zenity")), session.Options{Downloads: downloads})
+	file := filepath.Join(downloads, "notes.txt")
 	if err := os.WriteFile(file, []byte("notes\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}

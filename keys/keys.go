@@ -209,3 +209,20 @@ func Pastes(chords []Chord) bool {
 	}
 	return false
 }
+
+// Copies reports whether one of chords is a copy or cut shortcut (ctrl+c,
+// ctrl+x, ctrl+Insert, shift+Delete, and a terminal's ctrl+shift+c and
+// ctrl+shift+x): the focused application then takes the clipboard.
+func Copies(chords []Chord) bool {
+	for _, c := range chords {
+		switch {
+		case (c.Mods == Ctrl || c.Mods == Ctrl|Shift) && strings.EqualFold(c.Key, "c"):
+			return true
+		case (c.Mods == Ctrl || c.Mods == Ctrl|Shift) && strings.EqualFold(c.Key, "x"):
+			return true
+		case c.Mods == Ctrl && c.Key == "Insert", c.Mods == Shift && c.Key == "Delete":
+			return true
+		}
+	}
+	return false
+}

@@ -294,6 +294,15 @@ func (p *Permit) SavesAnywhere() bool {
 	return p != nil && p.policy != nil && p.policy.tier >= action.Sensitive
 }
 
+// PastesAnything reports whether the action may paste whatever the
+// clipboard holds, another program's text included (the user's, copied
+// before the session): reading the clipboard needs the sensitive tier, and
+// a paste into a page is a read the page then holds. Below it, a source
+// pastes only text canopy or the agent's own copy put there.
+func (p *Permit) PastesAnything() bool {
+	return p != nil && p.policy != nil && p.policy.tier >= action.Sensitive
+}
+
 // Allows reports whether this permit was issued for an action of kind. A
 // nil permit, or one not made by a Policy, allows nothing.
 func (p *Permit) Allows(kind action.Kind) error {
