@@ -28,6 +28,9 @@ func (d *Desktop) Do(ctx context.Context, p *policy.Permit, a action.Action, tar
 		return session.Output{}, err
 	}
 	d.noteActedOn(target)
+	if err := d.checkWindowOwner(ctx, p, a, target != nil); err != nil {
+		return session.Output{}, err
+	}
 	if a.At != "" {
 		// A point: the input goes there, to whatever is on top, as the
 		// agent saw it; target is the node there, for the gate and reply.

@@ -166,6 +166,22 @@ func (p *Policy) deniedProgram(a action.Action) error {
 	return nil
 }
 
+// DeniedApp returns the --apps deny pattern that matches one of the names
+// an application goes by (its X window's class, its process's name), or
+// "". A source judges with it the input it sends by the X server, which
+// reaches windows the accessibility tree may not show.
+func (p *Permit) DeniedApp(names ...string) string {
+	if p == nil || p.policy == nil {
+		return ""
+	}
+	for _, n := range names {
+		if pat := p.policy.denies(n); pat != "" {
+			return pat
+		}
+	}
+	return ""
+}
+
 // denies returns the deny pattern that matches an application's name on
 // the desktop, or "". A pattern with a path matches by its last element.
 func (p *Policy) denies(app string) string {

@@ -6,7 +6,9 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"strings"
 
+	"github.com/jezek/xgb/res"
 	"github.com/jezek/xgb/xproto"
 
 	"github.com/canopy-dev/canopy/internal/xconn"
@@ -23,6 +25,10 @@ type Window struct {
 	// say. GTK sets it on popups and menus too, so it tells an
 	// application's own windows from another's.
 	PID int
+	// Class is WM_CLASS: the instance and class names the program gave
+	// its window ("xterm", "XTerm"), which every X toolkit sets, with or
+	// without accessibility.
+	Class []string
 	// Override says the window is override-redirect: a menu, a tooltip or
 	// a drop-down, which no window manager moves or focuses.
 	Override bool
@@ -67,7 +73,7 @@ func (d *Display) WindowAt(ctx context.Context, x, y int) (Window, error) {
 	}
 	for i := len(wins) - 1; i >= 0; i-- {
 		if wins[i].Contains(x, y) {
-			return wins[i], nil
+			return d.withPID(ctx, wins[i]), nil
 		}
 	}
 	return Window{}, fmt.Errorf("no window at %d,%d (only the root window is there)", x, y)
@@ -132,6 +138,7 @@ type windowProps struct {
 	attrs              xproto.GetWindowAttributesCookie
 	geom               xproto.GetGeometryCookie
 	name, legacy, pid  xproto.GetPropertyCookie
+	class              xproto.GetPropertyCookie
 	frame              xproto.GetPropertyCookie
 	win                xproto.Window
 	viewable, override bool
@@ -166,6 +173,7 @@ func (d *Display) ask(at atoms, wins []xproto.Window) []*windowProps {
 			legacy: xproto.GetProperty(d.conn, false, w, xproto.AtomWmName, xproto.GetPropertyTypeAny, 0, 1024),
 			pid:    xproto.GetProperty(d.conn, false, w, at.pid, xproto.AtomCardinal, 0, 1),
 			frame:  xproto.GetProperty(d.conn, false, w, at.frame, xproto.AtomCardinal, 0, 4),
+			class:  xproto.GetProperty(d.conn, false, w, xproto.AtomWmClass, xproto.AtomString, 0, 256),
 		}
 	}
 	return out
@@ -180,6 +188,7 @@ func (p *windowProps) read() (Window, bool) {
 	lg, _ := p.legacy.Reply()
 	pid, _ := p.pid.Reply()
 	fr, _ := p.frame.Reply()
+	cl, _ := p.class.Reply()
 	if aerr != nil || gerr != nil {
 		return Window{}, false
 	}
@@ -196,6 +205,13 @@ func (p *windowProps) read() (Window, bool) {
 	}
 	if pid != nil && pid.Format == 32 && len(pid.Value) >= 4 {
 		w.PID = int(binary.LittleEndian.Uint32(pid.Value))
+	}
+	if cl != nil && cl.Format == 8 {
+		for _, c := range strings.Split(string(cl.Value), "\x00") {
+			if c != "" {
+				w.Class = append(w.Class, c)
+			}
+		}
 	}
 	if fr != nil && fr.Format == 32 && len(fr.Value) >= 16 {
 		v := func(i int) int { return int(int32(binary.LittleEndian.Uint32(fr.Value[4*i:]))) }
@@ -219,7 +235,7 @@ func (d *Display) windows() ([]Window, error) {
 		if !ok || !p.viewable || !p.inputOutput {
 			continue
 		}
-		if w.Title == "" && w.PID == 0 && !w.Override {
+		if w.Title == "" && w.PID == 0 && len(w.Class) == 0 && !w.Override {
 			if c, ok := d.client(at, p.win, w); ok {
 				w = c
 			}
@@ -241,7 +257,7 @@ func (d *Display) client(at atoms, frame xproto.Window, f Window) (Window, bool)
 	var out Window
 	for _, p := range d.ask(at, tree.Children) {
 		c, ok := p.read()
-		if found || !ok || !p.viewable || c.Title == "" && c.PID == 0 {
+		if found || !ok || !p.viewable || c.Title == "" && c.PID == 0 && len(c.Class) == 0 {
 			continue
 		}
 		c.ID = f.ID
@@ -259,4 +275,84 @@ func (d *Display) atom(name string) (xproto.Atom, error) {
 		return 0, err
 	}
 	return r.Atom, nil
+}
+
+// Focused returns the top-level window that holds the keyboard focus: the
+// one keys typed now go to (under the default PointerRoot focus, the one
+// under the pointer). ok is false when no window has it.
+func (d *Display) Focused(ctx context.Context) (w Window, ok bool, err error) {
+	if err := d.lock(); err != nil {
+		return Window{}, false, err
+	}
+	top, err := xconn.Await(ctx, d.focusedTop)
+	var wins []Window
+	if err == nil && top != xproto.WindowNone {
+		wins, err = xconn.Await(ctx, d.windows)
+	}
+	d.mu.Unlock()
+	if err != nil || top == xproto.WindowNone {
+		return Window{}, false, err
+	}
+	for _, w := range wins {
+		if w.ID == uint32(top) {
+			return d.withPID(ctx, w), true, nil
+		}
+	}
+	return Window{}, false, nil
+}
+
+// withPID fills in w.PID, when the window does not say, from the X server's
+// record of the client that made it (X-Resource): a program that sets no
+// _NET_WM_PID (Xlib, Xt and Motif programs) is still known by its process.
+func (d *Display) withPID(ctx context.Context, w Window) Window {
+	if w.PID != 0 || !d.res {
+		return w
+	}
+	if err := d.lock(); err != nil {
+		return w
+	}
+	defer d.mu.Unlock()
+	pid, err := xconn.Await(ctx, func() (int, error) {
+		r, err := res.QueryClientIds(d.conn, 1, []res.ClientIdSpec{{Client: w.ID, Mask: res.ClientIdMaskLocalClientPID}}).Reply()
+		if err != nil {
+			return 0, err
+		}
+		for _, id := range r.Ids {
+			if id.Spec.Mask&res.ClientIdMaskLocalClientPID != 0 && len(id.Value) > 0 {
+				return int(id.Value[0]), nil
+			}
+		}
+		return 0, nil
+	})
+	if err == nil {
+		w.PID = pid
+	}
+	return w
+}
+
+// focusedTop is the root's child that holds the focus, or None.
+func (d *Display) focusedTop() (xproto.Window, error) {
+	f, err := xproto.GetInputFocus(d.conn).Reply()
+	if err != nil {
+		return 0, err
+	}
+	w := f.Focus
+	if w == xproto.InputFocusPointerRoot || w == d.root {
+		p, err := xproto.QueryPointer(d.conn, d.root).Reply()
+		if err != nil {
+			return 0, err
+		}
+		return p.Child, nil
+	}
+	for w != xproto.WindowNone {
+		t, err := xproto.QueryTree(d.conn, w).Reply()
+		if err != nil {
+			return 0, err
+		}
+		if t.Parent == d.root || t.Parent == xproto.WindowNone {
+			return w, nil
+		}
+		w = t.Parent
+	}
+	return xproto.WindowNone, nil
 }

@@ -5,6 +5,7 @@ package xinput
 import (
 	"context"
 	"encoding/binary"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -62,6 +63,7 @@ func TestWindows(t *testing.T) {
 	c.setProp(a, "WM_NAME", "Alpha")
 	c.setProp(a, "_NET_WM_PID", []uint32{4242})
 	c.setProp(a, "_GTK_FRAME_EXTENTS", []uint32{5, 6, 7, 8})
+	c.setProp(a, "WM_CLASS", "alpha\x00Alpha\x00")
 	frame := c.window(200, 100, 300, 300) // mapped last: on top of a
 	client := c.child(frame, 10, 20, 250, 250)
 	c.setProp(client, "WM_NAME", "Beta")
@@ -75,11 +77,23 @@ func TestWindows(t *testing.T) {
 	for _, w := range wins {
 		byTitle[w.Title] = w
 	}
-	if got, want := byTitle["Alpha"], (Window{ID: uint32(a), Title: "Alpha", PID: 4242, X: 0, Y: 0, W: 300, H: 200, Frame: Extents{5, 6, 7, 8}}); got != want {
+	if got, want := byTitle["Alpha"], (Window{ID: uint32(a), Title: "Alpha", PID: 4242, Class: []string{"alpha", "Alpha"}, X: 0, Y: 0, W: 300, H: 200, Frame: Extents{5, 6, 7, 8}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("Alpha = %+v, want %+v", got, want)
 	}
-	if got, want := byTitle["Beta"], (Window{ID: uint32(frame), Title: "Beta", PID: 77, X: 210, Y: 120, W: 250, H: 250}); got != want {
+	if got, want := byTitle["Beta"], (Window{ID: uint32(frame), Title: "Beta", PID: 77, X: 210, Y: 120, W: 250, H: 250}); !reflect.DeepEqual(got, want) {
 		t.Errorf("Beta (in a frame) = %+v, want %+v", got, want)
+	}
+	// The keyboard focus on the client inside the frame: the frame's
+	// window holds it.
+	xproto.SetInputFocus(c.conn, xproto.InputFocusParent, client, xproto.TimeCurrentTime)
+	c.sync()
+	if got, ok, err := d.Focused(ctx); err != nil || !ok || got.ID != uint32(frame) || got.Title != "Beta" {
+		t.Errorf("Focused with the focus in the frame's client = %+v, %v, %v", got, ok, err)
+	}
+	xproto.SetInputFocus(c.conn, xproto.InputFocusParent, a, xproto.TimeCurrentTime)
+	c.sync()
+	if got, ok, err := d.Focused(ctx); err != nil || !ok || got.Title != "Alpha" {
+		t.Errorf("Focused with the focus on Alpha = %+v, %v, %v", got, ok, err)
 	}
 
 	at := func(x, y int) string {

@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/res"
 	"github.com/jezek/xgb/xproto"
 	"github.com/jezek/xgb/xtest"
 
@@ -63,6 +64,9 @@ type Display struct {
 	// boundAtom names the root property listing the bound keycodes; 0
 	// until first needed.
 	boundAtom xproto.Atom
+	// res says the server has X-Resource, which names the process of any
+	// window's client, whether or not the window says (windowPID).
+	res bool
 }
 
 // openTimeout bounds the connection setup, so that a socket nobody answers
@@ -95,6 +99,7 @@ func Open(display string) (*Display, error) {
 	setup := xproto.Setup(conn)
 	screen := setup.DefaultScreen(conn)
 	return &Display{
+		res:    res.Init(conn) == nil,
 		conn:   conn,
 		name:   name,
 		root:   screen.Root,
