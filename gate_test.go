@@ -86,6 +86,13 @@ func gateCases(files, tmp string) []gateCase {
 		{`upload id:file "/etc/shadow"`, "upload", map[string]any{"target": "id:file", "paths": []any{"/etc/shadow"}}, action.Sensitive},
 		{`upload id:file "/nonexistent/shadow"`, "upload", map[string]any{"target": "id:file", "paths": []any{"/nonexistent/shadow"}}, action.Sensitive},
 		{fmt.Sprintf(`open_app sh "-c" "touch %s"`, ran), "", nil, action.Sensitive},
+		// Issue 30: no program runs page-supplied code at act, and no file
+		// from outside the downloads and files folders is handed over.
+		{fmt.Sprintf(`open_app /usr/bin/python3 %q`, filepath.Join(tmp, "downloads", "evil.py")), "", nil, action.Sensitive},
+		{fmt.Sprintf(`open_app vim "+!touch %s" "+qa!"`, ran), "", nil, action.Sensitive},
+		{`open_app mousepad "/etc/hostname"`, "", nil, action.Sensitive},
+		{`open_app mousepad "file:///etc/passwd"`, "", nil, action.Sensitive},
+		{fmt.Sprintf(`open_app mousepad %q`, inFiles), "", nil, action.Act},
 		{fmt.Sprintf(`print %q`, filepath.Join(tmp, "out.pdf")), "print", map[string]any{"path": filepath.Join(tmp, "out.pdf")}, action.Sensitive},
 		{`print "../x.pdf"`, "print", map[string]any{"path": "../x.pdf"}, action.Sensitive},
 		{`print "link/x.pdf"`, "print", map[string]any{"path": "link/x.pdf"}, action.Sensitive},
