@@ -238,7 +238,7 @@ func (p *Policy) checkApp(command string, args []string, downloads string) error
 		prog, ok = p.desktop[resolveProgram(command)]
 	}
 	if !ok {
-		return fmt.Errorf("open_app %s needs the sensitive tier: at %s, open_app starts installed desktop applications and the programs --apps names: %w", command, p.tier, ErrDenied)
+		return fmt.Errorf("open_app %s needs the sensitive tier: at %s, open_app starts installed desktop applications and the programs --apps names (--allow sensitive, or --apps NAME): %w", command, p.tier, ErrDenied)
 	}
 	return p.checkProgram(command, args, prog, p.appDirs(downloads))
 }
@@ -279,7 +279,7 @@ func (p *Permit) Within(paths []string) error {
 			continue // missing: the source says so
 		}
 		if !inside(real, dirs) {
-			return fmt.Errorf("%s of %s needs the sensitive tier: it leads out of %s: %w", p.kind, path, where(p.files), ErrDenied)
+			return fmt.Errorf("%s of %s needs the sensitive tier: it leads out of %s (--allow sensitive): %w", p.kind, path, where(p.files), ErrDenied)
 		}
 	}
 	return nil

@@ -147,20 +147,20 @@ func (p *Policy) checkProgram(command string, args []string, prog program, dirs 
 		runs = "a console program (its desktop entry runs it in a terminal)"
 	}
 	if runs != "" {
-		return fmt.Errorf("open_app %s needs the sensitive tier: it is %s, which runs what it is given, and at %s no program runs page-supplied code (or name it with --apps): %w", command, runs, p.tier, ErrDenied)
+		return fmt.Errorf("open_app %s needs the sensitive tier: it is %s, which runs what it is given, and at %s no program runs page-supplied code (--allow sensitive, or --apps NAME): %w", command, runs, p.tier, ErrDenied)
 	}
 	for _, a := range args {
 		if u, ok := urlArg(a); ok {
 			if u.Scheme == "http" || u.Scheme == "https" {
 				continue
 			}
-			return fmt.Errorf("open_app %s %s needs the sensitive tier: at %s, an application is given http(s) URLs and files from %s (or name it with --apps): %w", command, a, p.tier, where(dirs), ErrDenied)
+			return fmt.Errorf("open_app %s %s needs the sensitive tier: at %s, an application is given http(s) URLs and files from %s (--allow sensitive, --files DIR, or --apps NAME): %w", command, a, p.tier, where(dirs), ErrDenied)
 		}
 		if !inside(a, dirs) {
-			return fmt.Errorf("open_app %s %s needs the sensitive tier: at %s, an application is given http(s) URLs and files from %s, not other files, options or commands (or name it with --apps): %w", command, a, p.tier, where(dirs), ErrDenied)
+			return fmt.Errorf("open_app %s %s needs the sensitive tier: at %s, an application is given http(s) URLs and files from %s, not other files, options or commands (--allow sensitive, --files DIR, or --apps NAME): %w", command, a, p.tier, where(dirs), ErrDenied)
 		}
 		if prog.browser {
-			return fmt.Errorf("open_app %s %s needs the sensitive tier: a web browser opens a file as a file: URL and runs its scripts: %w", command, a, ErrDenied)
+			return fmt.Errorf("open_app %s %s needs the sensitive tier: a web browser opens a file as a file: URL and runs its scripts (--allow sensitive): %w", command, a, ErrDenied)
 		}
 	}
 	return nil
