@@ -18,8 +18,8 @@ import (
 
 // refusePrint refuses print while a credential is on the page: a field
 // that holds one, a node whose text holds one of its shapes, the page's
-// title or a link's URL (a PDF keeps both). before is the page as read
-// for the action.
+// title or a link's URL (a PDF keeps both: its title, the link's
+// address). before is the page as read for the action.
 func (s *Session) refusePrint(ctx context.Context, a action.Action, before *tree.Snapshot) error {
 	if a.Kind != action.Print || s.red.empty() || before == nil {
 		return nil
@@ -35,7 +35,7 @@ func (s *Session) refusePrint(ctx context.Context, a action.Action, before *tree
 	}
 	name := s.red.showing(snap.Root, true).name
 	if name == "" {
-		name = markName(snap.Header.Title + " " + snap.Header.URL)
+		name = markName(snap.Header.Title) // the PDF's title
 	}
 	if name == "" {
 		return nil
