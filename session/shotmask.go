@@ -98,16 +98,20 @@ func markName(s string) string {
 
 // shows says which credential the node n shows, "" for none, and whether
 // n is a field that holds one (painted over even when its children say
-// so too). For print, a node's URL (a link's, which a PDF keeps) and a
-// document's title count; in pixels they do not show.
+// so too). A password field's value shows as bullets, in pixels and in
+// print alike. For print, a node's URL (a link's, which a PDF keeps) and
+// a document's title count; in pixels they do not show.
 func (r *redactor) shows(n *tree.Node, print bool) (name string, field bool) {
-	if n.Secret != nil && n.Value != "" {
-		return n.Secret.Name, true
+	texts := []string{n.Description}
+	if !n.States.Has(tree.Protected) {
+		if n.Secret != nil && n.Value != "" {
+			return n.Secret.Name, true
+		}
+		if m, ok := r.masks[n.Ref]; ok && n.Value != "" {
+			return m, true
+		}
+		texts = append(texts, n.Value)
 	}
-	if m, ok := r.masks[n.Ref]; ok && n.Value != "" {
-		return m, true
-	}
-	texts := []string{n.Value, n.Description}
 	if print || (n.Role != tree.RoleDocument && n.Role != tree.RoleFrame) {
 		texts = append(texts, n.Name)
 	}

@@ -243,3 +243,32 @@ func TestShotRect(t *testing.T) {
 		t.Errorf("usable is wrong")
 	}
 }
+
+// TestShowsField: a field that received a credential shows it, unless it
+// is a password field (bullets); a document's title shows only in print,
+// a link's address too.
+func TestShowsField(t *testing.T) {
+	var r redactor
+	r.add(shotSecret, "tok")
+	r.mask("e2", "tok")
+	field := &tree.Node{Role: "textbox", Ref: "e2", Value: "«credential tok»"}
+	if name, isField := r.shows(field, false); name != "tok" || !isField {
+		t.Errorf("a text field: %q %v", name, isField)
+	}
+	field.States |= tree.Protected
+	for _, print := range []bool{false, true} {
+		if name, _ := r.shows(field, print); name != "" {
+			t.Errorf("a password field shows %q (print %v)", name, print)
+		}
+	}
+	doc := &tree.Node{Role: tree.RoleDocument, Name: "Hello " + shotSecret}
+	link := &tree.Node{Role: "link", Name: "Go", URL: "http://x.example/?t=" + shotSecret}
+	for _, n := range []*tree.Node{doc, link} {
+		if name, _ := r.shows(n, false); name != "" {
+			t.Errorf("%s shows %q in pixels", n.Role, name)
+		}
+		if name, _ := r.shows(n, true); name != "tok" {
+			t.Errorf("%s shows %q in print, want tok", n.Role, name)
+		}
+	}
+}
