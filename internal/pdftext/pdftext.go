@@ -104,17 +104,23 @@ func parse(pdf []byte) ([]object, error) {
 	}
 }
 
-// streamStart is where the stream keyword of an object's body begins, after
-// its dictionary, or -1 when it has none.
+// streamStart is where the stream keyword of an object's body begins,
+// right after its dictionary and before an end of line, or -1 when it has
+// none (the word in a string of the dictionary is no keyword).
 func streamStart(body []byte) int {
-	i := bytes.Index(body, []byte("stream"))
-	if i < 0 || bytes.LastIndex(body[:i], []byte(">>")) < 0 {
-		return -1
+	for at := 0; ; {
+		k := bytes.Index(body[at:], []byte("stream"))
+		if k < 0 {
+			return -1
+		}
+		i := at + k
+		before := bytes.TrimRight(body[:i], " \t\r\n")
+		after := body[i+len("stream"):]
+		if bytes.HasSuffix(before, []byte(">>")) && (bytes.HasPrefix(after, []byte("\n")) || bytes.HasPrefix(after, []byte("\r"))) {
+			return i
+		}
+		at = i + len("stream")
 	}
-	if strings.TrimSpace(string(body[bytes.LastIndex(body[:i], []byte(">>"))+2:i])) != "" {
-		return -1
-	}
-	return i
 }
 
 // streamData is a stream's raw data, its keyword at kw in pdf, and where

@@ -64,13 +64,13 @@ end`
 BT /F5 10 Tf (\(lit\) s\145cret\
 ly) Tj ET`
 	pdf := build(
-		[2]string{`<</Title <FEFF00540069007400eb006c0065> /URI (http://a.example/?q=1)>>`},
+		[2]string{`<</Title <FEFF00540069007400eb006c0065> /URI (http://a.example/?q=1) /Subject (mainstream)>>`},
 		[2]string{`/Type /Page /Resources <</Font <</F4 3 0 R /F5 5 0 R>> /XObject <</X1 6 0 R>>>> /Contents [7 0 R 8 0 R] /Filter /FlateDecode`, string(flate(content))},
 		[2]string{`<</Type /Font /Subtype /Type0 /Encoding /Identity-H /ToUnicode 4 0 R>>`},
 		[2]string{`/Filter /FlateDecode`, string(flate(cmap))},
 		[2]string{`<</Type /Font /Subtype /Type1 /BaseFont /Helvetica>>`},
 		[2]string{`/Subtype /Image /Filter /DCTDecode`, "\xff\xd8 BT (no) Tj ET"},
-		[2]string{``, `BT /F4 1 Tf <0010004D> Tj ET`},
+		[2]string{`/Keywords (a stream >> stream)`, `BT /F4 1 Tf <0010004D> Tj ET`},
 		[2]string{`/Filter [/FlateDecode]`, string(flate(`BT /F5 1 Tf <41> Tj ET`))},
 	)
 	got, err := Text(pdf)
