@@ -190,9 +190,12 @@ const takeJS = `globalThis.__canopyTake ? globalThis.__canopyTake() : 'canopy\'s
 // of it: [tag, clickable without listeners (0/1), a disabled control (0/1),
 // laid out (0/1), x, y, width, height in the document's coordinates,
 // cursor, display]. The first entry is the root's parent's cursor, for
-// telling a cursor the root sets from one it inherits.
+// telling a cursor the root sets from one it inherits. Boxes are in layout
+// px, as the DOM snapshot's: CSS px times devicePixelRatio (the device
+// scale factor times the browser's zoom, see Viewport), which in canopy's
+// world the page cannot overwrite.
 const factsJS = `function () {
-  const sx = scrollX, sy = scrollY, out = [];
+  const sx = scrollX, sy = scrollY, z = devicePixelRatio || 1, out = [];
   const laid = e => e.getClientRects().length > 0;
   const p = this.parentElement;
   out.push(p && laid(p) ? getComputedStyle(p).cursor : '');
@@ -202,7 +205,7 @@ const factsJS = `function () {
     const f = [e.localName, (e.isContentEditable || e.tagName === 'INPUT' || link(e)) ? 1 : 0, ctl(e) ? 1 : 0];
     if (laid(e)) {
       const r = e.getBoundingClientRect(), cs = getComputedStyle(e);
-      f.push(1, r.x + sx, r.y + sy, r.width, r.height, cs.cursor, cs.display);
+      f.push(1, (r.x + sx) * z, (r.y + sy) * z, r.width * z, r.height * z, cs.cursor, cs.display);
     } else {
       f.push(0);
     }

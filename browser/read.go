@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -113,49 +111,6 @@ func remoteText(o *runtime.RemoteObject) string {
 		return o.Description
 	}
 	return string(o.Type)
-}
-
-// screenshot captures the viewport, or one element, as PNG.
-func (b *Browser) screenshot(ctx context.Context, h *handle, marks bool) (session.Output, error) {
-	p := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng}
-	if h != nil {
-		if _, _, err := b.point(ctx, h, false); err != nil {
-			return session.Output{}, err
-		}
-		box, err := cdp.Call(ctx, h.t, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: h.id})
-		if err != nil {
-			return session.Output{}, staleOr(err)
-		}
-		if box.Model == nil || len(box.Model.Border) < 8 {
-			return session.Output{}, &session.ActionError{Reason: "it has no box on the page"}
-		}
-		dx, dy, err := b.frameOffset(ctx, h.tid)
-		if err != nil {
-			return session.Output{}, err
-		}
-		m, err := cdp.Call(ctx, chromedpTarget(b.tabCtx()), page.GetLayoutMetrics, cdp.Empty{})
-		if err != nil {
-			return session.Output{}, err
-		}
-		x, y, w, ht := bounds(box.Model.Border)
-		p.Clip = &page.Viewport{X: x + dx + m.CSSVisualViewport.PageX, Y: y + dy + m.CSSVisualViewport.PageY, Width: w, Height: ht, Scale: 1}
-	}
-	if marks {
-		remove, err := b.drawMarks(ctx)
-		if err != nil {
-			return session.Output{}, err
-		}
-		defer remove()
-	}
-	res, err := cdp.Call(ctx, chromedpTarget(b.tabCtx()), page.CaptureScreenshot, p)
-	if err != nil {
-		return session.Output{}, fmt.Errorf("screenshot: %w", err)
-	}
-	img, err := base64.StdEncoding.DecodeString(string(res.Data))
-	if err != nil {
-		img = []byte(res.Data) // already raw bytes
-	}
-	return session.Output{Image: img}, nil
 }
 
 // extract returns the page's (or a node's) content in a format, a window

@@ -46,7 +46,10 @@ func (d *Desktop) screenshot(ctx context.Context, target *tree.Node, a action.Ac
 	if err != nil {
 		return session.Output{}, fmt.Errorf("screenshot: %w", err)
 	}
-	return session.Output{Image: png}, nil
+	// The picture is the grabbed rectangle of the screen, whose pixels are
+	// the tree's: the executor paints over what shows a credential.
+	at := img.Bounds().Min
+	return session.Output{Image: png, Shot: &session.Shot{X: float64(at.X), Y: float64(at.Y), Scale: 1}}, nil
 }
 
 // shotArea is what a screenshot shows: the node whose refs it marks, and

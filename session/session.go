@@ -272,6 +272,9 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	if err := actionable(a, target); err != nil {
 		return nil, err
 	}
+	if err := s.refusePrint(ctx, a, st.before); err != nil {
+		return nil, err
+	}
 	st.timing.Read = time.Since(t0)
 
 	t1 := time.Now()
@@ -294,6 +297,10 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 	}
 	saved := ""
 	if err == nil {
+		if out, err = s.untaint(ctx, a, st.before, out); err != nil {
+			w.Stop()
+			return nil, err // canopy's refusal, worded whole
+		}
 		out, saved, err = s.save(permit, a, out)
 	}
 	st.timing.Act = time.Since(t1)

@@ -56,6 +56,10 @@ type Output struct {
 	// Image is a PNG, for screenshot. Given a path, the executor saves it
 	// there (package save).
 	Image []byte
+	// Shot places Image in the tree's units, so the executor can paint
+	// over every credential it shows (shotmask.go). A screenshot without
+	// it is refused while a credential shows.
+	Shot *Shot
 	// File is a file the action made for canopy to save (print's PDF).
 	// The executor saves it, through the one writer (package save): a
 	// source never writes files itself.

@@ -42,6 +42,7 @@ type Workspace struct {
 	lost bool // a browser was open and went away; the next start says so
 
 	preview previewState // the page asked to print and no preview showed
+	place   pagePlace    // where the last snapshot put the page's boxes (shot.go)
 }
 
 // lostNote tops the reply of the action that started a browser after the
@@ -144,11 +145,13 @@ func (w *Workspace) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, er
 		return nil, err
 	}
 	if b != nil && w.heldByPreview(b, snap) {
+		w.setPlace(pagePlace{kind: heldPage})
 		return snap, nil
 	}
 	if perr != nil {
 		return nil, fmt.Errorf("reading the page: %w", perr)
 	}
+	w.setPlace(pagePlace{kind: noPage})
 	if page != nil {
 		w.graft(snap, page, vp, verr)
 	}
@@ -179,10 +182,13 @@ func (w *Workspace) graft(snap, page *tree.Snapshot, vp browser.Viewport, verr e
 	doc.Frame = page.Root.Frame // the document the page shows, for --domains
 	switch {
 	case doc.Bounds == nil:
+		w.setPlace(pagePlace{kind: pagePixels})
 	case verr != nil:
 		snap.Header.Notes = append(snap.Header.Notes, "page boxes are in page pixels, not screen pixels: "+verr.Error())
+		w.setPlace(pagePlace{kind: unplaced})
 	default:
 		doc.Children = onScreen(doc.Children, vp, doc.Bounds.X, doc.Bounds.Y)
+		w.setPlace(pagePlace{kind: onTheScreen, x: doc.Bounds.X, y: doc.Bounds.Y})
 	}
 }
 
@@ -212,13 +218,16 @@ func (w *Workspace) Watch(ctx context.Context) (session.Watcher, error) {
 // Do sends the action to the source that owns its target.
 func (w *Workspace) Do(ctx context.Context, p *policy.Permit, a action.Action, target, to *tree.Node) (session.Output, error) {
 	if w.toDesktop(a, target) {
-		return w.desk.Do(ctx, p, a, target, to)
+		out, err := w.desk.Do(ctx, p, a, target, to)
+		out.Shot = w.placeShot(ctx, nil, a, true, out.Shot)
+		return out, err
 	}
 	b, relaunched, err := w.browser(ctx)
 	if err != nil {
 		return session.Output{}, err
 	}
 	out, err := b.Source().Do(ctx, p, a, target, to)
+	out.Shot = w.placeShot(ctx, b, a, false, out.Shot)
 	if relaunched {
 		out.Outcomes = append([]string{lostNote}, out.Outcomes...)
 	}

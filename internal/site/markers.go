@@ -58,6 +58,9 @@ func PageMarkers() map[string]Markers {
 		"/echo.html": {
 			Visible: []string{"Echo form", "Token", "Short copy", "Send", "Upper:", "Spaced:"},
 		},
+		"/print-secret.html": {
+			Visible: []string{"Print secret", "PIN"},
+		},
 		"/login.html": {
 			Visible: []string{
 				"Sign in to Acme", "Use your work account.", "Login",
