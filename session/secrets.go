@@ -2,9 +2,11 @@ package session
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/canopy-dev/canopy/action"
+	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/tree"
 )
 
@@ -21,7 +23,7 @@ func (s *Session) credential(ctx context.Context, a action.Action, target *tree.
 	field := receiver(page, target)
 	v, err := s.policy.Secret(ctx, a.Credential, documentURL(page, field))
 	if err != nil {
-		if s.rec != nil {
+		if s.rec != nil && errors.Is(err, policy.ErrDenied) {
 			s.rec.decision = "refused"
 		}
 		return a, err
@@ -44,7 +46,7 @@ func (s *Session) learnSecrets() {
 	}
 }
 
-// redact replaces every shape of every credential typed in this session
+// redact replaces every shape of every credential this session knows
 // with its name: «credential NAME».
 func (s *Session) redact(text string) string { return s.red.text(text) }
 
