@@ -111,9 +111,7 @@ func (s *Session) anyHeld(page *tree.Snapshot) string {
 func copies(c keys.Chord) bool {
 	cmd := c.Mods&(keys.Ctrl|keys.Meta) != 0
 	switch strings.ToLower(c.Key) {
-	case "c", "x":
-		return cmd
-	case "insert":
+	case "c", "x", "insert":
 		return cmd
 	case "delete":
 		return c.Mods&keys.Shift != 0

@@ -37,6 +37,7 @@ func (p *taintPage) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, er
 	root := &tree.Node{Role: tree.RoleDocument, Children: []*tree.Node{
 		field, other,
 		{Role: "link", Name: "Reversed " + string(rev), Ref: "e3", Key: "k3", URL: "http://a.test/?t=" + p.secret[2:], ID: p.secret},
+		{Role: "menuitem", Name: "Copy", Ref: "e4", Key: "k4"},
 	}}
 	return &tree.Snapshot{Header: tree.Header{Kind: "tab", Index: 1, Title: "Login", URL: "http://a.test/"}, Root: root}, nil
 }
@@ -64,7 +65,7 @@ func TestCopyRefused(t *testing.T) {
 	s := New(page, policy.New(action.Act), Options{})
 	for _, step := range []string{
 		`press e1 "ctrl+a ctrl+c"`, `press e1 ctrl+x`, `press e1 ctrl+Insert`, `press e1 shift+Delete`,
-		`press e1 meta+c`, `press e1 "ctrl+shift+C"`, `press e2 "Tab ctrl+c"`, `drag e1 "e2"`,
+		`press e1 meta+c`, `press e1 "ctrl+shift+C"`, `press e2 "Tab ctrl+c"`, `drag e1 "e2"`, `click e4`,
 	} {
 		_, err := runStep(t, s, step)
 		if !errors.Is(err, policy.ErrDenied) || !strings.Contains(err.Error(), "«credential tok»") || !strings.Contains(err.Error(), " is refused") || strings.Contains(err.Error(), "\n") {
