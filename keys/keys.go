@@ -210,19 +210,27 @@ func Pastes(chords []Chord) bool {
 	return false
 }
 
-// Copies reports whether one of chords is a copy or cut shortcut (ctrl+c,
-// ctrl+x, ctrl+Insert, shift+Delete, and a terminal's ctrl+shift+c and
-// ctrl+shift+x): the focused application then takes the clipboard.
+// Copies reports whether one of chords copies or cuts (Copy): the
+// focused application then takes the clipboard.
 func Copies(chords []Chord) bool {
 	for _, c := range chords {
-		switch {
-		case (c.Mods == Ctrl || c.Mods == Ctrl|Shift) && strings.EqualFold(c.Key, "c"):
-			return true
-		case (c.Mods == Ctrl || c.Mods == Ctrl|Shift) && strings.EqualFold(c.Key, "x"):
-			return true
-		case c.Mods == Ctrl && c.Key == "Insert", c.Mods == Shift && c.Key == "Delete":
+		if Copy(c) {
 			return true
 		}
+	}
+	return false
+}
+
+// Copy says whether a chord copies or cuts the selection: ctrl+c, ctrl+x,
+// ctrl+Insert and shift+Delete, with meta for ctrl (macOS) and any other
+// modifiers held too (a terminal's ctrl+shift+c).
+func Copy(c Chord) bool {
+	cmd := c.Mods&(Ctrl|Meta) != 0
+	switch strings.ToLower(c.Key) {
+	case "c", "x", "insert":
+		return cmd
+	case "delete":
+		return c.Mods&Shift != 0
 	}
 	return false
 }

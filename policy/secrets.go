@@ -105,7 +105,8 @@ func originOf(u string) string {
 var ErrUnbound = errors.New("credential not bound to this page")
 
 // Secret resolves the credential name to its value, at the last moment
-// before it is typed into a page at pageURL ("" on the desktop). Agents
+// before it is typed into the document at pageURL: the page or frame that
+// holds the field that receives it ("" on the desktop). Agents
 // name credentials; they never see their values (the executor keeps them
 // out of every reply). Three sources are asked, in this order, and the
 // first that has the name answers:
@@ -167,6 +168,27 @@ func (s secret) typedInto(name, pageURL string) (string, error) {
 			name, strings.Join(s.origins, ", "), where, ErrUnbound, ErrDenied)
 	}
 	return s.value, nil
+}
+
+// EachSecret calls fn with the name and value of every credential the
+// policy can resolve without asking the keyring (which cannot be listed):
+// the secrets file's entries, then the $CANOPY_SECRET_* variables set now,
+// named by the rest of the variable's name in lower case. A session learns
+// them when it starts, so that no shape of one shows in a reply, whether
+// this session typed it or another did. The order is not specified.
+func (p *Policy) EachSecret(fn func(name, value string)) {
+	for name, s := range p.secrets {
+		if s.value != "" {
+			fn(name, s.value)
+		}
+	}
+	for _, kv := range os.Environ() {
+		k, v, ok := strings.Cut(kv, "=")
+		name, found := strings.CutPrefix(k, SecretEnvPrefix)
+		if ok && found && name != "" && v != "" {
+			fn(strings.ToLower(name), v)
+		}
+	}
 }
 
 // SecretEnv is the environment variable of the credential name, or "" when

@@ -88,3 +88,28 @@ func TestSecretsFile(t *testing.T) {
 		t.Error("a missing secrets file opened")
 	}
 }
+
+// TestEachSecret: the credentials a session learns at its start are the
+// secrets file's entries and the $CANOPY_SECRET_* variables, by name.
+func TestEachSecret(t *testing.T) {
+	path := writeSecrets(t, `{"plain": "p-value", "Bank": {"value": "b-value", "origins": ["https://bank.example"]}}`, 0o600)
+	t.Setenv("CANOPY_SECRET_FROM_ENV", "e-value")
+	t.Setenv("CANOPY_SECRET_EMPTY", "")
+	t.Setenv("NOT_CANOPY_SECRET_X", "x-value")
+	p, err := Open(action.Act, Secrets(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	p.EachSecret(func(name, value string) { got[name] = value })
+	for name, want := range map[string]string{"plain": "p-value", "bank": "b-value", "from_env": "e-value"} {
+		if got[name] != want {
+			t.Errorf("%s: %q, want %q (all: %v)", name, got[name], want, got)
+		}
+	}
+	for _, name := range []string{"empty", "x"} {
+		if _, ok := got[name]; ok {
+			t.Errorf("learnt %s", name)
+		}
+	}
+}

@@ -73,8 +73,9 @@ type Session struct {
 	// out of the accessibility tree: without this, opening a modal would
 	// "remove" the page and closing it would "add" it all back.
 	behind *tree.Snapshot
-	// red knows every credential typed in this session, to keep its
-	// values out of replies, errors and the audit log.
+	// red knows every credential this session can type (learnt when it
+	// starts) or typed, to keep its values out of replies, errors and
+	// the audit log.
 	red redactor
 	// rec is what the gate learned of the action running now.
 	rec *record
@@ -89,7 +90,9 @@ func New(src Source, pol *policy.Policy, opt Options) *Session {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Session{src: src, policy: pol, opt: opt, log: log}
+	s := &Session{src: src, policy: pol, opt: opt, log: log}
+	s.learnSecrets()
+	return s
 }
 
 // Timing breaks an action's time down, for --json and the benchmark.
@@ -256,6 +259,9 @@ func (s *Session) step(ctx context.Context, a action.Action, before *tree.Snapsh
 		return nil, fmt.Errorf("drop target: %w", err)
 	}
 	if err := s.refuseStuck(a, target, st.before); err != nil {
+		return nil, err
+	}
+	if err := s.refuseCopy(a, target, st.before); err != nil {
 		return nil, err
 	}
 	judged, page := target, st.before

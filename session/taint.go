@@ -1,132 +1,128 @@
 package session
 
 import (
-	"context"
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/canopy-dev/canopy/action"
-	"github.com/canopy-dev/canopy/internal/pdftext"
+	"github.com/canopy-dev/canopy/keys"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/tree"
 )
 
-// A credential is tainted wherever it goes (docs/tiers.md, Secrets):
-// text is redacted (redact.go), a screenshot has what shows one painted
-// over (shotmask.go), and print, whose PDF canopy cannot mask, is refused
-// while one is on the page — and when the PDF it made holds one anyway
-// (text only the print shows).
+// A credential stays in its field. Its value is redacted from every text,
+// but an agent could still move it without reading it: copy it from its
+// field (Ctrl+C) and paste it into a field of another site, or drag it
+// there. The executor refuses, on the tree it resolved the action on:
+//
+//   - a copy or cut chord (ctrl+c, ctrl+x, ctrl+Insert, shift+Delete, the
+//     same with meta) pressed in a field that holds a credential — the
+//     target, or with none the focused node;
+//   - on a page where a field holds a credential, a copy or cut chord
+//     after keys in the same press that may move the focus (Tab, Enter,
+//     an access key), since the tree cannot tell where the focus goes:
+//     pressed alone, the copy is judged on the field the focus reached;
+//   - a drag from such a field, and a click on a Copy or Cut menu item on
+//     a page with one (the open menu has the focus, not the field).
+//
+// Reading the clipboard (sensitive) is redacted as every reply is.
 
-// refusePrint refuses print while a credential is on the page: a field
-// that holds one, a node whose text holds one of its shapes, the page's
-// title or a link's URL (a PDF keeps both: its title, the link's
-// address). before is the page as read for the action.
-func (s *Session) refusePrint(ctx context.Context, a action.Action, before *tree.Snapshot) error {
-	if a.Kind != action.Print || s.red.empty() || before == nil {
-		return nil
+// refuseCopy refuses an action that would carry a credential out of its
+// field (see above). page is the tree the action was resolved on.
+func (s *Session) refuseCopy(a action.Action, target *tree.Node, page *tree.Snapshot) error {
+	err := s.copyRule(a, target, page)
+	if err != nil && s.rec != nil {
+		s.rec.target, s.rec.tier, s.rec.decision = target, a.Tier(), "refused"
 	}
-	snap := before
-	if hasUnread(snap.Root) {
-		// The PDF holds the whole page: so must the check.
-		whole, err := s.readAs(ctx, true)
-		if err != nil {
-			return fmt.Errorf("print is refused: canopy could not read the whole page to check that no credential is on it: %w", err)
-		}
-		snap = whole
-	}
-	name := s.red.showing(snap.Root, true).name
-	if name == "" {
-		name = markName(snap.Header.Title) // the PDF's title
-	}
-	if name == "" {
-		return nil
-	}
-	return fmt.Errorf("print is refused while a credential is on the page («credential %s»): the PDF would show it; navigate away first: %w", name, policy.ErrDenied)
+	return err
 }
 
-// untaint keeps a credential out of what an action made: it paints over
-// what shows one in a screenshot, and refuses a PDF whose text holds one.
-// before is the page as read for the action.
-func (s *Session) untaint(ctx context.Context, a action.Action, before *tree.Snapshot, out Output) (Output, error) {
-	if s.red.empty() {
-		out.Shot = nil
-		return out, nil
-	}
-	if out.File != nil && a.Kind == action.Print {
-		if err := s.checkPDF(out.File.Data); err != nil {
-			return Output{}, err
-		}
-	}
-	if out.Image != nil {
-		img, err := s.maskShot(ctx, before, out.Image, out.Shot)
+// copyRule is refuseCopy's judgement.
+func (s *Session) copyRule(a action.Action, target *tree.Node, page *tree.Snapshot) error {
+	switch a.Kind {
+	case action.Press:
+		chords, err := keys.Parse(a.Keys)
 		if err != nil {
-			return Output{}, err
+			return nil // the source reports it
 		}
-		out.Image = img
-	}
-	out.Shot = nil
-	return out, nil
-}
-
-// checkPDF refuses a PDF whose text holds a credential in any shape: the
-// page printed what its tree does not show (a print style sheet, a
-// beforeprint handler).
-func (s *Session) checkPDF(pdf []byte) error {
-	text, err := pdftext.Text(pdf)
-	if err != nil {
-		return fmt.Errorf("print is refused: canopy could not read the PDF to check that it holds no credential (%w): %w", err, policy.ErrDenied)
-	}
-	if name := markName(s.red.text(text)); name != "" {
-		return fmt.Errorf("print is refused: the PDF shows a credential («credential %s») that the page prints; navigate away first: %w", name, policy.ErrDenied)
+		name := s.red.holds(receiver(page, target))
+		for i, c := range chords {
+			if !keys.Copy(c) {
+				continue
+			}
+			if name != "" {
+				return copyRefused("press "+c.String(), name)
+			}
+			for _, before := range chords[:i] {
+				if movesFocus(before) {
+					if other := s.anyHeld(page); other != "" {
+						return fmt.Errorf("press %s after %s: copying after keys that may move the focus is refused on a page with a field that holds «credential %s»: press those keys first, then copy in a press of its own: %w",
+							c, before, other, policy.ErrDenied)
+					}
+				}
+			}
+		}
+	case action.Drag:
+		if name := s.red.holds(target); name != "" {
+			return fmt.Errorf("drag: dragging from a field that holds «credential %s» is refused: a credential never leaves its field; type it by name where it is needed (credential:%s): %w", name, name, policy.ErrDenied)
+		}
+	case action.Click, action.DoubleClick:
+		if target != nil && strings.HasPrefix(target.Role, "menuitem") && copyItem.MatchString(target.Name) {
+			// An open menu has the focus: which field it copies from,
+			// the tree does not tell.
+			if name := s.anyHeld(page); name != "" {
+				return fmt.Errorf("%s %q: a Copy or Cut menu item is refused on a page with a field that holds «credential %s»: copy with ctrl+c in the field you mean: %w",
+					a.Kind, target.Name, name, policy.ErrDenied)
+			}
+		}
 	}
 	return nil
 }
 
-// maskShot paints over every credential the screenshot pic shows, placed
-// by shot. It reads the page again, with every box current, only when
-// before (or a part of it not read) may show one. A credential that shows
-// where the picture cannot be placed refuses the screenshot.
-func (s *Session) maskShot(ctx context.Context, before *tree.Snapshot, pic []byte, shot *Shot) ([]byte, error) {
-	if shot != nil && shot.Unseen {
-		return nil, fmt.Errorf("screenshot is refused: it would show a page canopy cannot read now (held by the print preview), and a credential was typed in this session: %w", policy.ErrDenied)
-	}
-	if before != nil && !hasUnread(before.Root) && s.red.showing(before.Root, false).name == "" {
-		return pic, nil
-	}
-	snap, err := s.boxes(ctx)
-	if err != nil {
-		if before == nil || s.red.showing(before.Root, false).name != "" {
-			return nil, fmt.Errorf("screenshot is refused while a credential may show on the page: canopy could not read where (%w): %w", err, policy.ErrDenied)
-		}
-		snap = before // it showed none a moment ago
-	}
-	sh := s.red.showing(snap.Root, false)
-	switch {
-	case sh.name == "":
-		return pic, nil
-	case sh.unplaced:
-		return nil, fmt.Errorf("screenshot is refused while a credential shows on the page («credential %s»): it shows in something without a place on the screen, which canopy cannot paint over: %w", sh.name, policy.ErrDenied)
-	case !shot.usable():
-		return nil, fmt.Errorf("screenshot is refused while a credential shows on the page («credential %s»): canopy cannot place this picture on the page to paint it over: %w", sh.name, policy.ErrDenied)
-	}
-	return paintOver(pic, *shot, sh.boxes)
+// copyRefused is the one-line refusal of copying what a credential field
+// holds, by how (the chord or menu item).
+func copyRefused(how, name string) error {
+	return fmt.Errorf("%s: copying from a field that holds «credential %s» is refused: a credential never leaves its field; type it by name where it is needed (credential:%s): %w",
+		how, name, name, policy.ErrDenied)
 }
 
-// boxes reads the view with every box as laid out now (BoxReader), whole
-// when a read on demand left parts out, and redacts it.
-func (s *Session) boxes(ctx context.Context) (*tree.Snapshot, error) {
-	var snap *tree.Snapshot
-	var err error
-	if br, ok := s.src.(BoxReader); ok {
-		snap, err = br.SnapshotBoxes(ctx)
-	} else {
-		snap, err = s.src.Snapshot(ctx, false)
+// copyItem matches the name of a menu item that copies or cuts.
+var copyItem = regexp.MustCompile(`(?i)^\s*(copy|cut)\b`)
+
+// anyHeld is the name of a credential some field on page holds, or "".
+func (s *Session) anyHeld(page *tree.Snapshot) string {
+	if page == nil {
+		return ""
 	}
-	if err == nil && hasUnread(snap.Root) {
-		snap, err = s.src.Snapshot(ctx, true)
+	name := ""
+	tree.Walk(page.Root, func(n *tree.Node) bool {
+		if name == "" {
+			name = s.red.holds(n)
+		}
+		return name == ""
+	})
+	return name
+}
+
+// movesFocus says whether a chord may move the focus out of a text field:
+// anything but characters, editing and the keys that move the caret or
+// the selection inside it.
+func movesFocus(c keys.Chord) bool {
+	if c.Mods&(keys.Alt|keys.Meta) != 0 {
+		return true
 	}
-	if err != nil {
-		return nil, err
+	switch c.Key {
+	case "Home", "End", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown",
+		"Backspace", "Delete", "Insert", "Shift", "Control":
+		return false
 	}
-	s.red.tree(snap)
-	return snap, nil
+	if c.Mods&keys.Ctrl != 0 {
+		switch strings.ToLower(c.Key) {
+		case "a", "c", "x", "v", "z", "y":
+			return false
+		}
+		return true
+	}
+	return len([]rune(c.Key)) != 1 // a named key: Tab, Enter, Escape, F6…
 }

@@ -166,10 +166,13 @@ func (c *call) input() ([]string, error) {
 	return strings.Split(s, "\n"), nil
 }
 
-// println writes lines to the output, each ending in a newline.
+// println writes lines to the output, each ending in a newline and
+// redacted: the shell prints properties of the session's trees (redacted
+// as they entered it), and nothing it prints shows a credential the
+// session knows.
 func (c *call) println(lines ...string) {
 	for _, l := range lines {
-		io.WriteString(c.out, l)
+		io.WriteString(c.out, c.sh.sess.Redacted(l))
 		io.WriteString(c.out, "\n")
 	}
 }

@@ -5,6 +5,7 @@ package leaktest
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"net/url"
 	"slices"
@@ -25,6 +26,27 @@ func Shapes(secret, text string) []string {
 	}
 	var found []string
 	for name, f := range forms {
+		if strings.Contains(text, f) {
+			found = append(found, name)
+		}
+	}
+	slices.Sort(found)
+	return found
+}
+
+// Copies lists the shapes of secret found in text, Shapes' and those a
+// page makes of a copy: cut at the front (all but the first character,
+// the last 10), reversed, hex-encoded in either case.
+func Copies(secret, text string) []string {
+	found := Shapes(secret, text)
+	runes := []rune(secret)
+	rev := slices.Clone(runes)
+	slices.Reverse(rev)
+	hx := hex.EncodeToString([]byte(secret))
+	for name, f := range map[string]string{
+		"suffix": string(runes[min(1, len(runes)):]), "last10": string(runes[max(0, len(runes)-10):]),
+		"reversed": string(rev), "hex": hx, "HEX": strings.ToUpper(hx),
+	} {
 		if strings.Contains(text, f) {
 			found = append(found, name)
 		}
