@@ -36,7 +36,10 @@ func TestCredentialEveryPath(t *testing.T) {
 				t.Fatal(err)
 			}
 			echo := s.URL("/echo.html")
-			const steps = `type role:textbox name:Token credential:tok; snapshot full; extract text; extract form; tabs list; click role:button name:Send; snapshot full; tabs list; extract links`
+			// Every channel a step reads through: replies, extracts, a
+			// screenshot saved to a file, print (refused while the value is
+			// on the page), a copy from the field (refused), the tab list.
+			const steps = `type role:textbox name:Token credential:tok; snapshot full; extract text; extract form; screenshot "shot.png"; print; press role:textbox name:Token "ctrl+a ctrl+c"; tabs list; click role:button name:Send; snapshot full; tabs list; extract links`
 			var out strings.Builder
 
 			// The library.
@@ -62,6 +65,11 @@ func TestCredentialEveryPath(t *testing.T) {
 			if !strings.Contains(out.String(), "«credential tok»") {
 				t.Errorf("the library's replies do not show the mask")
 			}
+			for _, refused := range []string{"print is refused while a credential is on the page", "copying from a field that holds «credential tok» is refused"} {
+				if !strings.Contains(out.String(), refused) {
+					t.Errorf("the library's replies do not say %q:\n%s", refused, out.String())
+				}
+			}
 			out.WriteString(libLog.String())
 
 			// An MCP batch.
@@ -83,10 +91,23 @@ func TestCredentialEveryPath(t *testing.T) {
 			out.WriteString(text)
 			text, _ = mcptest.Call(t, cs, "snapshot", map[string]any{"full": true})
 			out.WriteString(text + mcpLog.String())
+			// The MCP shell: every property of every node, and the page's text.
+			text, _ = mcptest.Call(t, cs, "navigate", map[string]any{"url": echo})
+			out.WriteString(text)
+			text, _ = mcptest.Call(t, cs, "type", map[string]any{"target": "role:textbox name:Token", "credential": "tok"})
+			out.WriteString(text)
+			text, _ = mcptest.Call(t, cs, "shell", map[string]any{"command": `for p in $(find role:textbox); do cat "$p"; done; grep -r . ; text`})
+			if !strings.Contains(text, "«credential tok»") {
+				t.Errorf("the shell does not show the mask:\n%s", text)
+			}
+			out.WriteString(text)
 
 			// canopy do.
 			auditFile := filepath.Join(dir, "audit.jsonl")
-			code, stdout, stderr := runCLI(t, "do", "--secrets", secrets, "--audit", auditFile, echo, steps)
+			// canopy do stops at the first refusal: its steps leave out the
+			// refused ones.
+			doSteps := strings.NewReplacer(`print; `, ``, `press role:textbox name:Token "ctrl+a ctrl+c"; `, ``).Replace(steps)
+			code, stdout, stderr := runCLI(t, "do", "--secrets", secrets, "--audit", auditFile, echo, doSteps)
 			if code != 0 || !strings.Contains(stdout, "«credential tok»") {
 				t.Errorf("canopy do: exit %d, stderr %q", code, stderr)
 			}
