@@ -109,7 +109,8 @@ func leavesField(spec string) bool {
 
 // browserField says whether n is a text field of a browser's own UI: a
 // text field (textbox, searchbox, combobox) in a browser application (see
-// isBrowserApp), outside every web document in it.
+// isBrowserApp), outside every web document in it and every dialog (the
+// Save dialog's file name is no URL).
 func browserField(root, n *tree.Node) bool {
 	switch n.Role {
 	case "textbox", "searchbox", "combobox":
@@ -124,6 +125,11 @@ func browserField(root, n *tree.Node) bool {
 	for _, x := range path {
 		if x.Page != nil || x.Role == tree.RoleDocument || x.Frame != "" {
 			return false // web content, the page's or one the desktop read
+		}
+		if x.Role == "dialog" || x.Role == "alertdialog" || x.Role == "alert" {
+			// A dialog the browser opens (the Save dialog's file name):
+			// no URL is typed there.
+			return false
 		}
 		if x.Role == "application" {
 			app = x

@@ -17,6 +17,7 @@ type browserDesk struct {
 	snap                          *tree.Snapshot
 	omnibox, find, email, other   *tree.Node
 	editorField, otherApp, button *tree.Node
+	saveName                      *tree.Node
 }
 
 func newBrowserDesk() browserDesk {
@@ -34,6 +35,8 @@ func newBrowserDesk() browserDesk {
 	d.other = &tree.Node{Role: "textbox", Name: "Address and search bar", Ref: "e11"}
 	d.otherApp = &tree.Node{Role: "application", Name: "Google Chrome", Ref: "e10", Children: []*tree.Node{
 		{Role: "window", Name: "New Tab - Google Chrome", Children: []*tree.Node{{Role: "toolbar", Children: []*tree.Node{d.other}}}}}}
+	d.saveName = &tree.Node{Role: "textbox", Name: "Name", Ref: "e14"}
+	chromium.Children = append(chromium.Children, &tree.Node{Role: "dialog", Name: "Save File", Children: []*tree.Node{d.saveName}})
 	d.editorField = &tree.Node{Role: "textbox", Name: "Text", Ref: "e13"}
 	editor := &tree.Node{Role: "application", Name: "Mousepad", Ref: "e12", Children: []*tree.Node{
 		{Role: "window", Name: "Untitled - Mousepad", Children: []*tree.Node{d.editorField}}}}
@@ -74,6 +77,7 @@ func TestBrowserUIRefused(t *testing.T) {
 		{"Enter in the page", action.Action{Kind: action.Press, Keys: "Enter"}, nil, nil, []*tree.Node{d.email}, ""},
 		{"an editor", action.Action{Kind: action.Type, Target: "e13", Text: "javascript:"}, d.editorField, nil, nil, ""},
 		{"a browser button", action.Action{Kind: action.Press, Target: "e7", Keys: "Enter"}, d.button, nil, nil, ""},
+		{"the Save dialog's name", action.Action{Kind: action.Type, Target: "e14", Text: "report.pdf", Submit: true}, d.saveName, nil, nil, ""},
 	} {
 		for _, n := range []*tree.Node{d.omnibox, d.email, d.find} {
 			n.States = 0
