@@ -209,9 +209,10 @@ func (tw *tabWatch) externalURL(w *watch, u string, end schemeEnd) {
 		return
 	}
 	if err := tw.b.urlPolicy().Allows(u); err != nil && end == schemeLoaded && action.External(u) {
-		// A script's navigation (or a window it opened): the link watch
-		// sees links and forms only.
-		w.outcome(fmt.Sprintf("%s: link sent by the page's script, which canopy cannot hold back: %s", action.Scheme(u), denial(err)))
+		// A script's navigation (or a window it opened), or a link in a
+		// cross-site frame: the link watch sees the links and forms of
+		// the tab's own process only.
+		w.outcome(fmt.Sprintf("%s: link reached the browser unjudged (a page's script, or a cross-site frame's link, which canopy cannot hold back): %s", action.Scheme(u), denial(err)))
 	}
 	headless := tw.b.headless
 	rule := ruleOf(action.Scheme(u))
