@@ -291,13 +291,11 @@ func (b *Browser) launch(ctx context.Context, opt Options) error {
 	if len(opt.Env) > 0 {
 		flags = append(flags, chromedp.Env(opt.Env...))
 	}
-	if b.askDownloads {
-		dir, err := b.profile()
-		if err != nil {
-			return err
-		}
-		flags = append(flags, chromedp.UserDataDir(dir))
+	dir, err := b.profile()
+	if err != nil {
+		return err
 	}
+	flags = append(flags, chromedp.UserDataDir(dir))
 	for _, a := range opt.Args {
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if hasVal {
@@ -438,23 +436,25 @@ func (b *Browser) close() {
 	}
 }
 
-// profile makes a fresh profile whose preferences make downloads ask where
-// to save (the browser's own Save dialog), starting in the downloads
-// folder. Chromium reads Default/Preferences written before its first
-// start.
+// profile makes a fresh profile for a launched browser: preloading off
+// (no page can make it prefetch or prerender: preload.go), and with
+// AskDownloads, downloads that ask where to save (the browser's own Save
+// dialog), starting in the downloads folder. Chromium reads
+// Default/Preferences written before its first start.
 func (b *Browser) profile() (string, error) {
-	if err := b.ensureDownloadDir(); err != nil {
-		return "", err
+	prefs := preloadPrefs() // preload.go
+	if b.askDownloads {
+		if err := b.ensureDownloadDir(); err != nil {
+			return "", err
+		}
+		prefs["download"] = map[string]any{"prompt_for_download": true, "default_directory": b.downloadDir, "directory_upgrade": true}
+		prefs["savefile"] = map[string]any{"default_directory": b.downloadDir}
 	}
 	dir, err := os.MkdirTemp("", "canopy-profile-")
 	if err != nil {
 		return "", fmt.Errorf("make a browser profile: %w", err)
 	}
 	b.profileDir = dir
-	prefs := map[string]any{
-		"download": map[string]any{"prompt_for_download": true, "default_directory": b.downloadDir, "directory_upgrade": true},
-		"savefile": map[string]any{"default_directory": b.downloadDir},
-	}
 	data, _ := json.Marshal(prefs)
 	if err := os.MkdirAll(filepath.Join(dir, "Default"), 0o700); err != nil {
 		return "", fmt.Errorf("make a browser profile: %w", err)

@@ -48,7 +48,8 @@ func newDomainsAct(t *testing.T, path string, intercept bool, patterns ...string
 
 // crossPaths are the cross-site pages the tests send the browser to.
 var crossPaths = []string{"/domains-frame.html", "/landing/link", "/landing/redirect", "/landing/get", "/landing/post",
-	"/landing/popup", "/landing/nav", "/landing/tab", "/landing/via", "/landing/tabvia", "/landing/direct"}
+	"/landing/popup", "/landing/nav", "/landing/tab", "/landing/via", "/landing/tabvia", "/landing/direct",
+	"/landing/prefetch", "/landing/prerender"}
 
 // crossHits counts, from the moment it is made, the requests of the
 // cross site (other tests load its pages too).

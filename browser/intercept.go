@@ -117,6 +117,13 @@ func (i *interceptor) onEvent(ev any) {
 	if !ok {
 		return
 	}
+	if e.ResponseStatusCode != 0 || e.ResponseErrorReason != "" || e.ResponseHeaders != nil {
+		// A response canopy asked to see (stripsRules): judged already.
+		w := i.b.currentWatch()
+		w.send(settle.Event{Kind: settle.Busy, Key: "fetch:" + string(e.RequestID)})
+		go i.answerResponse(e, w)
+		return
+	}
 	u := ""
 	if e.Request != nil {
 		u = e.Request.URL
@@ -144,7 +151,11 @@ func (i *interceptor) answer(e *fetch.EventRequestPaused, u string, err error, w
 	ctx, cancel := context.WithTimeout(i.b.browserCtx, 30*time.Second)
 	defer cancel()
 	if err == nil {
-		if _, cerr := cdp.Call(ctx, c.Browser, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID}); cerr != nil {
+		params := fetch.ContinueRequestParams{RequestID: e.RequestID}
+		if i.stripsRules() {
+			params.InterceptResponse = new(true) // answerResponse
+		}
+		if _, cerr := cdp.Call(ctx, c.Browser, fetch.ContinueRequest, params); cerr != nil {
 			i.b.log.Debug("continue request", "url", u, "err", cerr)
 		}
 		return
@@ -168,6 +179,30 @@ func (i *interceptor) answer(e *fetch.EventRequestPaused, u string, err error, w
 		RequestID: e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient,
 	}); ferr != nil {
 		i.b.log.Debug("fail request", "url", u, "err", ferr)
+	}
+}
+
+// answerResponse lets an allowed document's response through, without
+// the Speculation-Rules header that would have the browser fetch rules to
+// prefetch or prerender by (preload.go).
+func (i *interceptor) answerResponse(e *fetch.EventRequestPaused, w *watch) {
+	defer w.send(settle.Event{Kind: settle.Idle, Key: "fetch:" + string(e.RequestID)})
+	c := chromedp.FromContext(i.b.browserCtx)
+	if c == nil || c.Browser == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(i.b.browserCtx, 30*time.Second)
+	defer cancel()
+	params := fetch.ContinueResponseParams{RequestID: e.RequestID}
+	if kept, had := withoutRules(e.ResponseHeaders); had && e.ResponseErrorReason == "" {
+		params.ResponseCode, params.ResponsePhrase, params.ResponseHeaders = e.ResponseStatusCode, e.ResponseStatusText, kept
+	}
+	if _, err := cdp.Call(ctx, c.Browser, fetch.ContinueResponse, params); err != nil {
+		// A response that failed cannot be continued as one: let the
+		// request go on to its failure.
+		if _, cerr := cdp.Call(ctx, c.Browser, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID}); cerr != nil {
+			i.b.log.Debug("continue response", "err", err, "then", cerr)
+		}
 	}
 }
 

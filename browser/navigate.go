@@ -45,6 +45,9 @@ func (l Load) Note() string {
 // that says so.
 func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration) (Load, error) {
 	url = action.NormalizeURL(url)
+	if err := b.refusedUnseen(url); err != nil {
+		return Load{}, err
+	}
 	c := chromedp.FromContext(b.tabCtx())
 	if c == nil || c.Target == nil {
 		return Load{}, envErrorf("the browser has no open tab")
@@ -92,6 +95,33 @@ func (b *Browser) Navigate(ctx context.Context, url string, limit time.Duration)
 		return Load{}, fmt.Errorf("navigate to %s: %w", url, ctx.Err())
 	}
 	return Load{Loading: true, Waited: time.Since(start)}, nil
+}
+
+// refusedUnseen refuses, under --domains, a URL the request interception
+// never sees: an external scheme's (handed to another application) and a
+// page the browser makes itself (data:, chrome:, about:). The
+// interceptor judges the rest (http, https, file:, a view-source: page's
+// request) as it loads.
+func (b *Browser) refusedUnseen(url string) error {
+	if interceptSees(url) {
+		return nil
+	}
+	if err := b.urlPolicy().Allows(url); err != nil {
+		return fmt.Errorf("%s: %w", trimScheme(cutURL(url)), err)
+	}
+	return nil
+}
+
+// interceptSees says whether the request interception judges a document
+// at url as it loads: a network request (http, https), a file (Chromium
+// pauses file: requests too), a view-source: page (the request of the page
+// inside it).
+func interceptSees(url string) bool {
+	switch action.Scheme(url) {
+	case "http", "https", "file", "view-source":
+		return true
+	}
+	return false
 }
 
 // waitContext returns a context for waiting on the tab's events: events are

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/internal/mimeapps"
+	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/settle"
 )
 
@@ -134,47 +136,33 @@ func schemeLine(u string, s schemeSetting) string {
 	return fmt.Sprintf("%s: the browser asks whether to hand it to the desktop, where %s", what, opens)
 }
 
-// schemePayload starts the binding call of a link canopy stopped.
+// schemePayload starts the binding call of a link canopy stopped; a "!"
+// after it marks one --domains refuses.
 const schemePayload = "scheme:"
 
-// schemeJS stops, in a headless browser, the clicks on links and the form
-// submissions that would make Chromium ask about an external scheme, and
-// reports each through the binding. Its listeners run in canopy's isolated
-// world, after the page's own capturing ones; a click the page prevented
-// itself is left alone.
-func schemeJS() string {
-	keep := append(append([]string{}, handedSchemes...), deniedSchemes...)
-	keep = append(keep, action.BrowserSchemes()...)
-	sort.Strings(keep)
-	list, _ := json.Marshal(keep)
-	return `(() => {
-  if (globalThis.__canopySchemes) return;
-  globalThis.__canopySchemes = true;
-  const keep = new Set(` + string(list) + `);
-  const external = (u) => {
-    if (typeof u !== 'string') return false;
-    const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(u);
-    return !!m && m[1].length > 1 && !keep.has(m[1].toLowerCase());
-  };
-  const stop = (e, u) => {
-    e.preventDefault();
-    try { ` + mutationBinding + `('` + schemePayload + `' + u); } catch (x) {}
-  };
-  addEventListener('click', (e) => {
-    if (e.defaultPrevented) return;
-    for (const el of e.composedPath()) {
-      if (el instanceof Element && (el.localName === 'a' || el.localName === 'area') && typeof el.href === 'string' && el.href) {
-        if (external(el.href)) stop(e, el.href);
-        return;
-      }
-    }
-  });
-  addEventListener('submit', (e) => {
-    if (e.defaultPrevented || !(e.target instanceof HTMLFormElement)) return;
-    const u = (e.submitter && e.submitter.hasAttribute('formaction')) ? e.submitter.formAction : e.target.action;
-    if (external(u)) stop(e, u);
-  });
-})()`
+// schemesJS is the link watch (schemes.js), a function of its settings.
+//
+//go:embed schemes.js
+var schemesJS string
+
+// schemeJS is the link watch for this browser: in a headless one, it stops
+// the clicks on links and the form submissions that would make Chromium ask
+// about an external scheme; under --domains (in any browser), those to an
+// external scheme the list refuses. Each is reported through the binding.
+// Its listeners run in canopy's isolated world.
+func (b *Browser) schemeJS() string {
+	loads := action.BrowserSchemes()
+	sort.Strings(loads)
+	handed := append(append([]string{}, handedSchemes...), deniedSchemes...)
+	sort.Strings(handed)
+	var allowed any // null: no list judges external schemes
+	if d := b.urlPolicy(); d != nil {
+		apps := d.AppSchemes()
+		sort.Strings(apps)
+		allowed = append([]string{}, apps...)
+	}
+	args, _ := json.Marshal([]any{loads, handed, allowed, b.headless, mutationBinding})
+	return "(" + strings.TrimSpace(schemesJS) + ")(..." + string(args) + ")"
 }
 
 // displayless says whether a browser launched with extra environment env
@@ -193,15 +181,15 @@ func displayless(env []string) bool {
 	return xdgDesktop && get("DISPLAY") == "" && get("WAYLAND_DISPLAY") == ""
 }
 
-// watchSchemes installs schemeJS in every document of a headless
-// browser's tab (a desktop browser's question is a dialog on the screen,
-// for the agent to answer there).
+// watchSchemes installs schemeJS in every document of a tab of a headless
+// browser, or of any browser that holds to --domains (a desktop browser's
+// question is a dialog on the screen, for the agent to answer there).
 func (b *Browser) watchSchemes(ctx context.Context, t cdp.Session) error {
-	if !b.headless {
+	if !b.headless && b.urlPolicy() == nil {
 		return nil
 	}
 	_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: schemeJS(), WorldName: canopyWorld, RunImmediately: new(true),
+		Source: b.schemeJS(), WorldName: canopyWorld, RunImmediately: new(true),
 	})
 	if err != nil {
 		return fmt.Errorf("install the link watch: %w", err)
@@ -216,6 +204,16 @@ func (b *Browser) watchSchemes(ctx context.Context, t cdp.Session) error {
 // browser's question, or the handler's window, opens on the desktop after
 // the request: the action waits for a window to open, up to windowHold.
 func (tw *tabWatch) externalURL(w *watch, u string, end schemeEnd) {
+	if refused, ok := strings.CutPrefix(u, "!"); ok && end == schemeStopped {
+		w.outcome(refusedSchemeLine(refused, tw.b.urlPolicy().Allows(refused)))
+		return
+	}
+	if err := tw.b.urlPolicy().Allows(u); err != nil && end == schemeLoaded && action.External(u) {
+		// A script's navigation (or a window it opened), or a link in a
+		// cross-site frame: the link watch sees the links and forms of
+		// the tab's own process only.
+		w.outcome(fmt.Sprintf("%s: link reached the browser unjudged (a page's script, or a cross-site frame's link, which canopy cannot hold back): %s", action.Scheme(u), denial(err)))
+	}
 	headless := tw.b.headless
 	rule := ruleOf(action.Scheme(u))
 	if headless && rule == asksFirst && end == schemeLoaded {
@@ -233,6 +231,22 @@ func (tw *tabWatch) externalURL(w *watch, u string, end schemeEnd) {
 		w.outcome(schemeLine(u, set))
 		w.send(settle.Event{Kind: settle.Idle, Key: key})
 	}()
+}
+
+// refusedSchemeLine is the outcome line of a link or form to an external
+// scheme that canopy stopped because --domains refuses it (err, or nil
+// when the list changed its mind: it was stopped all the same).
+func refusedSchemeLine(u string, err error) string {
+	why := "not allowed by --domains"
+	if err != nil {
+		why = denial(err)
+	}
+	return fmt.Sprintf("refused %s: link %s (%s)", action.Scheme(u), cutURL(u), why)
+}
+
+// denial is a refusal's text without the ErrDenied at its end.
+func denial(err error) string {
+	return strings.TrimSuffix(err.Error(), ": "+policy.ErrDenied.Error())
 }
 
 // heldErr refuses input to a tab that headless Chromium's hidden question
@@ -267,6 +281,9 @@ func (tw *tabWatch) held() string {
 // navigation.
 func (b *Browser) navigateExternal(u string) (line string, ok bool) {
 	u = action.NormalizeURL(u)
+	if b.urlPolicy().Allows(u) != nil {
+		return "", false // Navigate refuses it
+	}
 	if !b.headless || !action.External(u) || ruleOf(action.Scheme(u)) != asksFirst {
 		return "", false
 	}

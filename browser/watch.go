@@ -559,6 +559,12 @@ func (b *Browser) listenTab(ctx context.Context, tabCtx context.Context, id targ
 	if err := b.watchSchemes(ctx, c.Target); err != nil {
 		b.log.Debug("external schemes", "err", err)
 	}
+	if err := b.guardPreloads(ctx, c.Target); err != nil { // preload.go
+		return nil, err
+	}
+	if err := b.watchUnseen(tabCtx, tw); err != nil { // unseen.go
+		return nil, err
+	}
 	if _, err := cdp.Call(ctx, c.Target, inspector.Enable, cdp.Empty{}); err != nil { // for targetCrashed
 		b.log.Debug("inspector", "err", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,11 +29,14 @@ import (
 //	                       port counts: example.com:443 matches https://example.com)
 //	[::1]:8080             an IPv6 address, in brackets
 //	*                      every host
+//	mailto:                links of that external scheme (mailto:, tel:, an
+//	                       app's own x-foo:), which the browser hands to
+//	                       another application
 //	!pattern               refuses what pattern matches
 //
-// A refusal wins over everything. When any allowing pattern is given, a URL
-// no allowing pattern matches is refused; with refusing patterns only,
-// everything else is allowed. Hosts compare case-insensitively, without a
+// A refusal wins over everything. When any allowing host pattern is given,
+// a URL no allowing pattern matches is refused; with refusing host patterns
+// only, every other host is allowed. Hosts compare case-insensitively, without a
 // trailing dot, internationalized names in their ASCII form. A pattern
 // with a path, a wildcard inside a name, or an unknown scheme does not
 // parse, and an unparsable pattern stops the session from starting (fail
@@ -44,15 +48,24 @@ import (
 //     its own right;
 //   - blob: and filesystem: URLs are judged by the origin inside them
 //     (blob:https://example.com/… as https://example.com);
+//   - an external scheme's URL (mailto:, tel:, x-foo:, everything the
+//     browser does not load itself but hands to another application) is
+//     refused under every list, allowing or refusing, unless a scheme
+//     pattern names it (mailto:): it leaves the browser for an app no host
+//     pattern can name;
 //   - every other scheme (data:, javascript:, file:, chrome:, the browser's
-//     own error pages…) is refused while an allowing pattern is given, since
-//     it is not a place the list names; with refusing patterns only it is
-//     left to the tier rules (such URLs need the sensitive tier anyway).
+//     own error pages…) is refused while an allowing host pattern is given,
+//     since it is not a place the list names; with refusing patterns only
+//     it is left to the tier rules (such URLs need the sensitive tier
+//     anyway).
 //
 // A URL that cannot be read is refused.
 type DomainList struct {
 	allow, deny []hostRule
 	schemes     bool // an allowing pattern names a scheme: messages show it
+	// allowApps and denyApps are the scheme patterns (mailto:), by lower-case
+	// scheme without its colon, each with the pattern as given.
+	allowApps, denyApps map[string]string
 }
 
 // hostRule is one parsed pattern.
@@ -77,6 +90,13 @@ func ParseDomains(patterns ...string) (*DomainList, error) {
 	}
 	d := &DomainList{}
 	for _, p := range patterns {
+		if scheme, deny, ok, err := parseSchemeRule(p); ok || err != nil {
+			if err != nil {
+				return nil, fmt.Errorf("--domains %q: %w", p, err)
+			}
+			d.addApp(scheme, strings.TrimSpace(p), deny)
+			continue
+		}
 		r, deny, err := parseHostRule(p)
 		if err != nil {
 			return nil, fmt.Errorf("--domains %q: %w", p, err)
@@ -89,6 +109,44 @@ func ParseDomains(patterns ...string) (*DomainList, error) {
 		d.schemes = d.schemes || r.scheme != ""
 	}
 	return d, nil
+}
+
+// parseSchemeRule reads a scheme pattern ("mailto:", "!tel:"): ok says raw
+// is one (a scheme and a colon, nothing after it), deny that it began with
+// "!". A scheme the browser loads itself is no scheme pattern: its URLs
+// are the tiers' business, or a host's.
+func parseSchemeRule(raw string) (scheme string, deny, ok bool, err error) {
+	p := strings.TrimSpace(raw)
+	deny = strings.HasPrefix(p, "!")
+	if deny {
+		p = strings.TrimSpace(p[1:])
+	}
+	if !strings.HasSuffix(p, ":") || strings.Contains(p, "/") {
+		return "", deny, false, nil
+	}
+	scheme = action.Scheme(p)
+	if scheme == "" || len(scheme) != len(p)-1 {
+		return "", deny, false, nil
+	}
+	if !action.External(p) {
+		if _, network := networkSchemes[scheme]; network {
+			return "", deny, true, fmt.Errorf("%s: names no host: write %s://example.com", p, scheme)
+		}
+		return "", deny, true, fmt.Errorf("the browser loads %s URLs itself: a scheme pattern names another application's scheme (mailto:, tel:); %s URLs need the sensitive tier", p, p)
+	}
+	return scheme, deny, true, nil
+}
+
+// addApp adds a scheme pattern.
+func (d *DomainList) addApp(scheme, text string, deny bool) {
+	m := &d.allowApps
+	if deny {
+		m = &d.denyApps
+	}
+	if *m == nil {
+		*m = map[string]string{}
+	}
+	(*m)[scheme] = text
 }
 
 // parseHostRule reads one pattern; deny says it began with "!".
@@ -226,6 +284,9 @@ func (d *DomainList) Allows(rawURL string) error {
 		return fmt.Errorf("%s cannot be read to check it against --domains: %w", cut(rawURL), ErrDenied)
 	}
 	scheme := strings.ToLower(u.Scheme)
+	if action.External(rawURL) {
+		return d.allowsApp(action.Scheme(strings.TrimSpace(rawURL)))
+	}
 	switch scheme {
 	case "about":
 		if page, _, _ := strings.Cut(u.Opaque, "?"); page == "blank" || page == "srcdoc" {
@@ -275,6 +336,34 @@ func (d *DomainList) Allows(rawURL string) error {
 	return fmt.Errorf("%s is not in --domains (%s): %w", shown, d.list(), ErrDenied)
 }
 
+// allowsApp judges a URL of an external scheme: refused unless a scheme
+// pattern names it, and refused when a refusing one does.
+func (d *DomainList) allowsApp(scheme string) error {
+	if text, ok := d.denyApps[scheme]; ok {
+		return fmt.Errorf("%s: links are refused by --domains (%s): %w", scheme, text, ErrDenied)
+	}
+	if _, ok := d.allowApps[scheme]; ok {
+		return nil
+	}
+	return fmt.Errorf("%s: links open another application, which --domains allows only for the schemes it names (add %s: to it): %w", scheme, scheme, ErrDenied)
+}
+
+// AppSchemes lists the external schemes (without their colon) whose links
+// the list allows, in no order: a browser stops links to every other
+// external scheme before it hands one to an application.
+func (d *DomainList) AppSchemes() []string {
+	if d == nil {
+		return nil
+	}
+	var out []string
+	for s := range d.allowApps {
+		if _, denied := d.denyApps[s]; !denied {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // list names the allowing patterns for a message, the first few of a long
 // list.
 func (d *DomainList) list() string {
@@ -299,10 +388,22 @@ func (d *DomainList) String() string {
 	for _, r := range d.allow {
 		all = append(all, r.text)
 	}
+	all = append(all, sortedValues(d.allowApps)...)
 	for _, r := range d.deny {
 		all = append(all, r.text)
 	}
+	all = append(all, sortedValues(d.denyApps)...)
 	return strings.Join(all, ",")
+}
+
+// sortedValues is m's values in order.
+func sortedValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // cut shortens a URL for a message.
@@ -335,6 +436,12 @@ func Domains(patterns ...string) Option {
 		p.domains.allow = append(p.domains.allow, d.allow...)
 		p.domains.deny = append(p.domains.deny, d.deny...)
 		p.domains.schemes = p.domains.schemes || d.schemes
+		for s, text := range d.allowApps {
+			p.domains.addApp(s, text, false)
+		}
+		for s, text := range d.denyApps {
+			p.domains.addApp(s, text, true)
+		}
 	}
 }
 

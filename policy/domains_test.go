@@ -64,6 +64,14 @@ func TestDomainsAllows(t *testing.T) {
 		{"unreadable", []string{"example.com"}, "http://exa mple.com/%zz", "cannot be read"},
 		{"many listed", []string{"a.test", "b.test", "c.test", "d.test", "e.test", "f.test", "g.test"}, "https://x.test/",
 			"x.test is not in --domains (a.test, b.test, c.test, d.test, e.test, … 2 more)"},
+		{"external refused", []string{"example.com"}, "mailto:a@example.com", "mailto: links open another application, which --domains allows only for the schemes it names (add mailto: to it)"},
+		{"external refused deny only", []string{"!evil.com"}, "tel:+15551234", "tel: links open another application"},
+		{"external allowed", []string{"example.com", "mailto:"}, "mailto:a@example.com", ""},
+		{"external allowed case", []string{"MailTo:"}, "MAILTO:a@example.com", ""},
+		{"external app scheme", []string{"x-foo:"}, "x-foo://open/1", ""},
+		{"external other scheme", []string{"mailto:"}, "x-foo://open/1", "x-foo: links open another application"},
+		{"external denied", []string{"mailto:", "!mailto:"}, "mailto:a@example.com", "mailto: links are refused by --domains (!mailto:)"},
+		{"scheme pattern keeps hosts open", []string{"mailto:"}, "https://anything.test/", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := ParseDomains(tc.patterns...)
@@ -109,6 +117,9 @@ func TestDomainsParse(t *testing.T) {
 		{"exa mple.com", "not a path"},
 		{"exa$mple.com", "not a character"},
 		{"a..b", "empty name"},
+		{"data:", "the browser loads data: URLs itself"},
+		{"!javascript:", "the browser loads javascript: URLs itself"},
+		{"https:", "names no host: write https://example.com"},
 	} {
 		_, err := Open(action.Act, Domains("example.com", tc.pattern))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--domains") {
@@ -265,5 +276,37 @@ func TestDomainsFrames(t *testing.T) {
 	}
 	if _, err := p.Permit(ctx, Request{Action: click, Node: app, Page: desk}); err != nil {
 		t.Errorf("click on a desktop app: %v", err)
+	}
+}
+
+// TestDomainsExternalSchemes: under --domains, navigate to an external
+// scheme (mailto:, tel:) is refused at every tier unless a scheme pattern
+// allows it; the list written back keeps the scheme patterns.
+func TestDomainsExternalSchemes(t *testing.T) {
+	ctx := context.Background()
+	for _, tier := range []action.Tier{action.Act, action.Sensitive} {
+		p, err := Open(tier, Domains("127.0.0.1", "mailto:", "!x-spam:"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct{ url, want string }{
+			{"mailto:a@example.com", ""},
+			{"tel:+15551234", "navigate tel:+15551234: tel: links open another application, which --domains allows only for the schemes it names (add tel: to it)"},
+			{"x-spam:now", "x-spam: links are refused by --domains (!x-spam:)"},
+		} {
+			_, err := p.Permit(ctx, Request{Action: action.Action{Kind: action.Navigate, URL: tc.url}})
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("navigate %s at %s: %v", tc.url, tier, err)
+			case tc.want != "" && (!errors.Is(err, ErrDenied) || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("navigate %s at %s: %v, want %q", tc.url, tier, err, tc.want)
+			}
+		}
+		if got := p.Domains().String(); got != "127.0.0.1,mailto:,!x-spam:" {
+			t.Errorf("the list reads %q", got)
+		}
+		if got := p.Domains().AppSchemes(); len(got) != 1 || got[0] != "mailto" {
+			t.Errorf("the schemes allowed are %q", got)
+		}
 	}
 }

@@ -58,6 +58,10 @@ const (
 	// windows whose content carries its views class ("StatusView",
 	// "DownloadBubbleContentsView") in the AT-SPI attribute "class".
 	Bubbles Fact = `the link status and download bubbles carry their views class ("StatusView", "DownloadBubbleContentsView") in the AT-SPI attribute "class"`
+	// AddressBar: the browser window's address bar is the text field in
+	// its toolbar (AT-SPI role entry), outside the web document, and it
+	// has the focus in a new window and after ctrl+l.
+	AddressBar Fact = `the address bar is the one text field in the browser window's toolbar, focused in a new window and after ctrl+l`
 	// ScaledBoxes: with a device scale factor, Chromium's window gives
 	// the boxes of its own UI in device-independent pixels over AT-SPI,
 	// and those of its web document in device pixels.

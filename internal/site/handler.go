@@ -68,6 +68,8 @@ func newHandler(primary, cross string) (http.Handler, error) {
 	mux.HandleFunc("/api/missing/", http.NotFound)
 	mux.HandleFunc("/landing/{name}", serveLanding)
 	mux.HandleFunc("GET /redirect", redirector(primary, cross))
+	mux.HandleFunc("GET /speculation.html", serveSpeculation)
+	mux.HandleFunc("GET /speculation-rules.json", serveSpeculationRules)
 	mux.Handle("GET /pydoc/", pyDocHandler())
 	return noStore(mux), nil
 }
