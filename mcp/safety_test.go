@@ -326,6 +326,49 @@ func TestConfirm(t *testing.T) {
 	}
 }
 
+// TestConfirmReachedNode: on a real page, --confirm 'name~:/pay|delete/i'
+// asks about what an action reaches, not only what it names: typing that
+// submits the form past its Pay button, Enter on a Pay button the Tab key
+// focused, a click on the group around "Delete all". Each is declined,
+// and the page shows none of them ran; typing alone is not asked about.
+func TestConfirmReachedNode(t *testing.T) {
+	var asked []string
+	decline := func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		asked = append(asked, r.Params.Message)
+		return &sdk.ElicitResult{Action: "decline"}, nil
+	}
+	s := newServer(t, Options{Session: canopy.Config{Rules: []policy.Option{policy.Confirm(`name~:/pay|delete/i`)}}})
+	cs := connectAsking(t, s, decline)
+	call(t, cs, "navigate", map[string]any{"url": testSite.URL("/checkout.html")})
+	if text, isErr := call(t, cs, "type", map[string]any{"target": "role:textbox name:Amount", "text": "99"}); isErr || len(asked) != 0 {
+		t.Fatalf("typing alone: (%q, %v), asked %q", text, isErr, asked)
+	}
+	if text, isErr := call(t, cs, "press", map[string]any{"target": "role:textbox name:Amount", "keys": "Tab"}); isErr || !strings.Contains(text, `focus → button "Pay now"`) {
+		t.Fatalf("Tab onto Pay: (%q, %v)", text, isErr)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		asks string
+	}{
+		{"type", map[string]any{"target": "role:textbox name:Amount", "text": "5", "submit": true}, `button "Pay now"`},
+		{"press", map[string]any{"keys": "Enter"}, `button "Pay now"`},
+		{"click", map[string]any{"target": `role:group name:"Danger zone"`}, `button "Delete all"`},
+	} {
+		asked = nil
+		text, isErr := call(t, cs, c.tool, c.args)
+		if !isErr || !strings.Contains(text, "was declined by the user") || strings.Contains(strings.TrimSpace(text), "\n") {
+			t.Errorf("%s %v: (%q, %v), want a one-line refusal", c.tool, c.args, text, isErr)
+		}
+		if len(asked) != 1 || !strings.Contains(asked[0], c.asks) {
+			t.Errorf("%s %v: the user was asked %q, want a question naming %s", c.tool, c.args, asked, c.asks)
+		}
+	}
+	if snap, _ := call(t, cs, "snapshot", map[string]any{}); !strings.Contains(snap, "Nothing done") {
+		t.Errorf("a declined action ran:\n%s", snap)
+	}
+}
+
 // TestConfirmPageDialog: accepting the page's own confirm() is judged by
 // --confirm on the dialog's message, as a click on a button is: declined,
 // the page is not told yes; said yes to, it is, and the question quotes

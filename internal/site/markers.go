@@ -55,6 +55,9 @@ func PageMarkers() map[string]Markers {
 		"/domains.html": {
 			Visible: []string{"MARKER-DOMAINS", "Cross link", "Open cross popup", "Search", "Send", "MARKER-DOMAINS-FRAME", "Frame button"},
 		},
+		"/checkout.html": {
+			Visible: []string{"Checkout", "Amount", "Pay now", "Delete all", "Nothing done"},
+		},
 		"/echo.html": {
 			Visible: []string{"Echo form", "Token", "Short copy", "Send", "Upper:", "Spaced:"},
 		},
