@@ -50,6 +50,10 @@ func TestPasteAtAct(t *testing.T) {
 			t.Errorf("press %s with the user's clipboard, at act: %v", keys, err)
 		}
 	}
+	// A middle click pastes X's primary selection: refused too.
+	if _, err := s.Run(ctx, action.Action{Kind: action.Click, Target: editor, Button: "middle"}); !errors.Is(err, policy.ErrDenied) || !strings.Contains(err.Error(), "a middle click into a text field pastes") {
+		t.Errorf("a middle click into mousepad at act: %v", err)
+	}
 	if v := value(); strings.Contains(v, userText) {
 		t.Fatalf("the user's clipboard was pasted: %q", v)
 	}

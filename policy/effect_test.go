@@ -66,3 +66,27 @@ func TestConfirmJudgesTheEffect(t *testing.T) {
 		}
 	}
 }
+
+// TestMiddlePaste: below sensitive, a middle click into a text field (which
+// pastes X's primary selection) or at a point with no node is refused;
+// onto a link it opens it, and passes; at sensitive anything passes.
+func TestMiddlePaste(t *testing.T) {
+	field := &tree.Node{Role: "textbox", Name: "Note", Ref: "e1"}
+	link := &tree.Node{Role: "link", Name: "Docs", Ref: "e2"}
+	act, sensitive := New(action.Act), New(action.Sensitive)
+	click := func(p *Policy, n *tree.Node, button string) error {
+		_, err := p.Permit(context.Background(), Request{Action: action.Action{Kind: action.Click, Target: "x", Button: button}, Node: n})
+		return err
+	}
+	if err := click(act, field, "middle"); err == nil || !strings.Contains(err.Error(), "needs the sensitive tier: a middle click into a text field pastes") {
+		t.Errorf("a middle click into a text field at act: %v", err)
+	}
+	if err := click(act, nil, "middle"); err == nil {
+		t.Errorf("a middle click at a point with no node at act passed")
+	}
+	for _, ok := range []error{click(act, link, "middle"), click(act, field, "left"), click(sensitive, field, "middle")} {
+		if ok != nil {
+			t.Errorf("refused: %v", ok)
+		}
+	}
+}

@@ -146,6 +146,9 @@ func (p *Policy) Permit(ctx context.Context, r Request) (*Permit, error) {
 	if err := p.denied(a, r); err != nil {
 		return nil, err
 	}
+	if err := p.checkMiddlePaste(r); err != nil { // paste.go
+		return nil, err
+	}
 	if err := p.checkBrowserUI(r); err != nil { // browserui.go
 		return nil, err
 	}
