@@ -160,6 +160,10 @@ type Browser struct {
 	// downloadsAsking holds the downloads whose Save dialog is up (GUID →
 	// true): they end when it closes (inflight.go).
 	downloadsAsking sync.Map
+	// downloadsOpen holds, with AskDownloads, the downloads begun and not
+	// yet ended (GUID → true): one of them has its Save dialog up or
+	// coming (SavesWithDialog).
+	downloadsOpen sync.Map
 
 	metas metaCache // each document's metadata (pagemap.go)
 }

@@ -62,6 +62,19 @@ func (b *Browser) downloadBegins(e *cdpbrowser.EventDownloadWillBegin, w *watch)
 	w.send(settle.Event{Kind: settle.Busy, Key: "dl:" + e.GUID})
 	w.send(settle.Event{Kind: settle.Idle, Key: navKey(e.FrameID)})
 	b.downloadNames.Store(e.GUID, e.SuggestedFilename)
+	if b.askDownloads {
+		b.downloadsOpen.Store(e.GUID, true)
+	}
+}
+
+// SavesWithDialog reports whether a download of this browser is waiting
+// for its Save dialog, up or coming: the browser's dialog on the desktop
+// then chooses where a file is written (the policy judges what is done in
+// it, as in any file chooser).
+func (b *Browser) SavesWithDialog() bool {
+	open := false
+	b.downloadsOpen.Range(func(_, _ any) bool { open = true; return false })
+	return open
 }
 
 // downloadProgress ends a download's work when it completes or is
@@ -73,6 +86,7 @@ func (b *Browser) downloadProgress(e *cdpbrowser.EventDownloadProgress, w *watch
 	switch e.State {
 	case cdpbrowser.DownloadProgressStateCompleted:
 		b.downloadsAsking.Delete(e.GUID)
+		b.downloadsOpen.Delete(e.GUID)
 		name, _ := b.downloadNames.Load(e.GUID)
 		path := e.FilePath
 		if path == "" {
@@ -82,6 +96,7 @@ func (b *Browser) downloadProgress(e *cdpbrowser.EventDownloadProgress, w *watch
 		w.send(settle.Event{Kind: settle.Idle, Key: "dl:" + e.GUID})
 	case cdpbrowser.DownloadProgressStateCanceled:
 		b.downloadsAsking.Delete(e.GUID)
+		b.downloadsOpen.Delete(e.GUID)
 		name, _ := b.downloadNames.Load(e.GUID)
 		w.outcome("download canceled " + quoteText(fmt.Sprint(name)))
 		w.send(settle.Event{Kind: settle.Idle, Key: "dl:" + e.GUID})

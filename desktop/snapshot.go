@@ -391,6 +391,7 @@ func (d *Desktop) appNode(a *app, items map[string]*atspi.Item) *tree.Node {
 			return nil // hidden, or already shown (a window found twice)
 		}
 		n := node(it)
+		n.Chooser = it.Role == atspi.RoleFileChooser
 		switch {
 		case top && (it.Role == atspi.RoleFileChooser || !isWindowRole(it.Role)):
 			// A file chooser window, not the widget in one; and a top-level

@@ -149,6 +149,9 @@ func (p *Policy) Permit(ctx context.Context, r Request) (*Permit, error) {
 	if err := p.checkMiddlePaste(r); err != nil { // paste.go
 		return nil, err
 	}
+	if err := p.checkChooser(r); err != nil { // chooser.go
+		return nil, err
+	}
 	if err := p.checkBrowserUI(r); err != nil { // browserui.go
 		return nil, err
 	}

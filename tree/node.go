@@ -77,6 +77,10 @@ type Node struct {
 	// here only so that every copy the page made of it can be redacted
 	// too. It is never printed or serialized.
 	Secret *Secret `json:"-"`
+	// Chooser marks a file chooser (a dialog, or the widget in one): the
+	// file chosen in it is what the application writes or reads, so the
+	// policy judges what is typed and clicked inside it. Not printed.
+	Chooser bool `json:"-"`
 
 	// cells and headRow, on a table row, are how many cells it had before
 	// cleaning and whether all were column headers (pagemap.go).

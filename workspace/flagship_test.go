@@ -89,6 +89,12 @@ func flagship(t *testing.T, browserArgs []string, portal bool) {
 	checkDialogOpened(t, cs, r, portal)
 	checkBrowserNoise(t, "click", r)
 
+	// At act, the dialog saves only in the downloads folder: a path
+	// elsewhere typed as the name is refused (issue 30).
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	if text, isErr := mcptest.Call(t, cs, "type", map[string]any{"target": nameField, "text": outside, "clear": true}); !isErr || !strings.Contains(text, "a file chooser needs the sensitive tier") {
+		t.Errorf("typing a path outside the downloads folder into the Save dialog: (%q, %v), want a refusal", text, isErr)
+	}
 	r = call(t, cs, "type", map[string]any{"target": nameField, "text": "q3-report.txt", "clear": true})
 	t.Logf("type:\n%s", r)
 	r = call(t, cs, "click", map[string]any{"target": saveButton})

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -155,7 +156,38 @@ func (w *Workspace) Snapshot(ctx context.Context, full bool) (*tree.Snapshot, er
 	if page != nil {
 		w.graft(snap, page, vp, verr)
 	}
+	if b != nil && b.SavesWithDialog() {
+		markSaveDialogs(snap, w.desk.IsWebDocument)
+	}
 	return snap, nil
+}
+
+// markSaveDialogs marks the dialogs of the browser's application as file
+// choosers while a download waits for its Save dialog: GTK 4 gives its
+// file chooser no role of its own (and registers it as an application of
+// its own, under the browser's name in another case), so the desktop cannot tell it from
+// another dialog, but the browser knows one is coming.
+func markSaveDialogs(snap *tree.Snapshot, isWeb func(*tree.Node) bool) {
+	browsers := map[string]bool{}
+	for _, app := range snap.Root.Children {
+		tree.Walk(app, func(n *tree.Node) bool {
+			if isWeb(n) {
+				browsers[strings.ToLower(app.Name)] = true
+			}
+			return !browsers[strings.ToLower(app.Name)]
+		})
+	}
+	for _, app := range snap.Root.Children {
+		if !browsers[strings.ToLower(app.Name)] {
+			continue
+		}
+		tree.Walk(app, func(n *tree.Node) bool {
+			if n.Role == "dialog" {
+				n.Chooser = true
+			}
+			return true
+		})
+	}
 }
 
 // graft puts the page's content under the browser's web document, its
