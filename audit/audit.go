@@ -31,6 +31,11 @@ type Entry struct {
 	// Target is what the action named (a selector or ref) and what it
 	// resolved to.
 	Target *Target `json:"target,omitempty"`
+	// Reaches are the nodes the action reaches besides its target, which
+	// the policy judged too: the focused field keys go to, the form's
+	// button a submit presses, the node under a clicked container's
+	// centre, a drag's drop target; as tree lines.
+	Reaches []string `json:"reaches,omitempty"`
 	// URL is the page the action ran on (or loads); App the program
 	// open_app starts.
 	URL string `json:"url,omitempty"`

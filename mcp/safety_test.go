@@ -337,7 +337,8 @@ func TestConfirmReachedNode(t *testing.T) {
 		asked = append(asked, r.Params.Message)
 		return &sdk.ElicitResult{Action: "decline"}, nil
 	}
-	s := newServer(t, Options{Session: canopy.Config{Rules: []policy.Option{policy.Confirm(`name~:/pay|delete/i`)}}})
+	var log bytes.Buffer
+	s := newServer(t, Options{Session: canopy.Config{Rules: []policy.Option{policy.Confirm(`name~:/pay|delete/i`)}, Session: session.Options{Audit: audit.New(&log)}}})
 	cs := connectAsking(t, s, decline)
 	call(t, cs, "navigate", map[string]any{"url": testSite.URL("/checkout.html")})
 	if text, isErr := call(t, cs, "type", map[string]any{"target": "role:textbox name:Amount", "text": "99"}); isErr || len(asked) != 0 {
@@ -366,6 +367,23 @@ func TestConfirmReachedNode(t *testing.T) {
 	}
 	if snap, _ := call(t, cs, "snapshot", map[string]any{}); !strings.Contains(snap, "Nothing done") {
 		t.Errorf("a declined action ran:\n%s", snap)
+	}
+	// The audit line names what each action reached besides its target.
+	reached := 0
+	for _, line := range strings.Split(strings.TrimSpace(log.String()), "\n") {
+		var e audit.Entry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Decision == "refused" {
+			if len(e.Reaches) == 0 || !strings.Contains(strings.Join(e.Reaches, " "), `button "`) {
+				t.Errorf("the audit line of a refused %s does not say what it reached: %s", e.Kind, line)
+			}
+			reached++
+		}
+	}
+	if reached != 3 {
+		t.Errorf("%d refused lines in the audit log, want 3:\n%s", reached, log.String())
 	}
 }
 

@@ -18,6 +18,18 @@ import (
 // pointer action; the form's submitter when the keys or text submit it;
 // a drag's drop target. Nil nodes are left out; the order is the target's
 // first.
+// Reaches are the nodes an action reaches besides its target, which the
+// policy judges as it judges the target (receivers): for the audit line.
+func Reaches(r Request) []*tree.Node {
+	var out []*tree.Node
+	for _, n := range receivers(r) {
+		if n != r.Node {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func receivers(r Request) []*tree.Node {
 	a := r.Action
 	var out []*tree.Node

@@ -14,6 +14,7 @@ import (
 // audit line.
 type record struct {
 	target   *tree.Node
+	reaches  []*tree.Node // what the action reaches besides target
 	url      string
 	decision string      // "allowed", "refused", "" (not asked)
 	file     string      // the file the action saved
@@ -44,6 +45,7 @@ func (s *Session) gate(ctx context.Context, a action.Action, target, to *tree.No
 	}
 	r := s.request(a, desc)
 	r.Node, r.To, r.Page = target, to, page
+	rec.reaches = policy.Reaches(r)
 	p, err := s.policy.Permit(ctx, r)
 	if err == nil {
 		err = s.confirm(ctx, p)
@@ -75,6 +77,9 @@ func (s *Session) audit(a action.Action, step int, rec *record, start time.Time,
 		e.URL, e.Decision, e.File = s.redact(rec.url), rec.decision, s.redact(rec.file)
 		if rec.tier != 0 {
 			e.Tier = rec.tier.String() // a saved file's, where it lands
+		}
+		for _, n := range rec.reaches {
+			e.Reaches = append(e.Reaches, s.redact(tree.Line(n)))
 		}
 		if a.Target != "" || rec.target != nil {
 			e.Target = &audit.Target{Selector: s.redact(a.Target)}
