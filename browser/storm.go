@@ -41,51 +41,61 @@ func (tw *tabWatch) dismiss() {
 	}
 }
 
-// A dialog storm is more than stormDialogs JavaScript dialogs from one tab
-// within stormWindow: canopy dismisses the rest itself.
+// A dialog storm is more than stormDialogs JavaScript dialogs from one tab,
+// each opening within stormGap of the previous one's answer: the page
+// answers an answer with another dialog. canopy dismisses the rest itself.
+// The gap is measured from the answer, not from the first dialog, so an
+// agent that answers slowly (a loaded machine, a long think) still sees a
+// storm for what it is.
 const (
 	stormDialogs = 5
-	stormWindow  = 5 * time.Second
+	stormGap     = 2 * time.Second
 )
 
-// dialogStorm remembers when a tab's recent dialogs opened.
+// dialogStorm counts a tab's dialogs in a row.
 type dialogStorm struct {
-	mu    sync.Mutex
-	times []time.Time
+	mu       sync.Mutex
+	streak   int       // dialogs in a row, each soon after the last answer
+	opened   time.Time // when the last dialog opened
+	answered time.Time // when the last dialog closed; zero while one is open or none was
 }
 
-// active reports whether the tab is in a storm now.
+// active reports whether the tab is in a storm now: its streak is past the
+// threshold and its last dialog is recent.
 func (d *dialogStorm) active(now time.Time) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	n := 0
-	for _, t := range d.times {
-		if now.Sub(t) <= stormWindow {
-			n++
-		}
+	last := d.opened
+	if d.answered.After(last) {
+		last = d.answered
 	}
-	return n > stormDialogs
+	return d.streak > stormDialogs && now.Sub(last) <= stormGap
 }
 
 // reset forgets the dialogs seen.
 func (d *dialogStorm) reset() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.times = nil
+	d.streak, d.opened, d.answered = 0, time.Time{}, time.Time{}
 }
 
-// seen records a dialog opening at now and reports how many opened within
-// the window and whether that is a storm.
+// seen records a dialog opening at now and reports how many opened in a
+// row and whether that is a storm.
 func (d *dialogStorm) seen(now time.Time) (int, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.times = append(d.times, now)
-	keep := d.times[:0]
-	for _, t := range d.times {
-		if now.Sub(t) <= stormWindow {
-			keep = append(keep, t)
-		}
+	if d.streak > 0 && !d.answered.IsZero() && now.Sub(d.answered) <= stormGap {
+		d.streak++
+	} else {
+		d.streak = 1
 	}
-	d.times = keep
-	return len(d.times), len(d.times) > stormDialogs
+	d.opened, d.answered = now, time.Time{}
+	return d.streak, d.streak > stormDialogs
+}
+
+// closed records that the open dialog was answered at now.
+func (d *dialogStorm) closed(now time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.answered = now
 }

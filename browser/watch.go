@@ -191,7 +191,7 @@ func (tw *tabWatch) onEvent(ev any) {
 			// page's tools work again.
 			go tw.dismiss()
 			if n == stormDialogs+1 {
-				w.outcome(fmt.Sprintf("dismissed %s and stopped the script opening dialogs: the page opened %d in %s", dialogText(e), n, stormWindow))
+				w.outcome(fmt.Sprintf("dismissed %s and stopped the script opening dialogs: the page opened %d in a row, each as soon as the last was answered", dialogText(e), n))
 			}
 			return
 		}
@@ -208,6 +208,7 @@ func (tw *tabWatch) onEvent(ev any) {
 		w.outcome(dialogLine(e))
 		w.send(settle.Event{Kind: settle.Block})
 	case *page.EventJavascriptDialogClosed:
+		tw.storm.closed(time.Now())
 		tw.mu.Lock()
 		tw.dialog = nil
 		tw.dialogCh = nil
