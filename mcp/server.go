@@ -16,6 +16,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -240,7 +241,8 @@ func confirmer(ss *sdk.ServerSession) session.Confirmer {
 // run performs a on the calling MCP session's own session, starting its
 // browser when needed.
 func (s *Server) run(ctx context.Context, ss *sdk.ServerSession, a action.Action) *sdk.CallToolResult {
-	ctx, cancel := context.WithTimeout(ctx, s.opt.CallTimeout+a.Limit())
+	limit := s.opt.CallTimeout + a.Limit()
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	k, err := s.clients.of(ss)
 	if err != nil {
@@ -257,6 +259,10 @@ func (s *Server) run(ctx context.Context, ss *sdk.ServerSession, a action.Action
 	r, err := sess.Run(ctx, a)
 	s.log.Debug("tool call", "action", a.Kind, "ms", time.Since(start).Milliseconds(), "err", err)
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+			// The call's cap, not the page's word: say so, worded.
+			err = fmt.Errorf("%s did not finish within the call's %s: the page or app is still busy (ask again, or give the call a longer timeout): %w", a.Kind, limit, err)
+		}
 		return failure(note+r.Text, k.failed(err))
 	}
 	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: note + r.Text}}}

@@ -37,7 +37,10 @@ func Connect(t testing.TB, srv *sdk.Server) *sdk.ClientSession {
 // structuredContent (canopy's replies are the text alone) fails the test.
 func Call(t testing.TB, cs *sdk.ClientSession, tool string, args map[string]any) (string, bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	// Longer than the server's own cap on a call (mcp.DefaultCallTimeout,
+	// 2 minutes): a slow call ends in the server's worded error, which a
+	// test can read, never in the client giving up.
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
