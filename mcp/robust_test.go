@@ -117,3 +117,13 @@ func TestBigExtract(t *testing.T) {
 		t.Errorf("after the big page: (%q, %v)", text, isErr)
 	}
 }
+
+// TestCallCap: a call that outlasts the server's cap on a call ends in one
+// worded line that says so, not a bare "context deadline exceeded".
+func TestCallCap(t *testing.T) {
+	cs := connect(t, newServer(t, Options{CallTimeout: time.Nanosecond}))
+	text, isErr := call(t, cs, "navigate", map[string]any{"url": testSite.URL("/slow.html")})
+	if !isErr || !strings.Contains(text, "navigate did not finish within the call's") || strings.Contains(strings.TrimSpace(text), "\n") {
+		t.Errorf("a call past its cap: (%q, %v), want one worded line", text, isErr)
+	}
+}

@@ -244,13 +244,20 @@ func (s *Server) run(ctx context.Context, ss *sdk.ServerSession, a action.Action
 	limit := s.opt.CallTimeout + a.Limit()
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	// capped words an error the call's cap caused: the cap, not the page.
+	capped := func(err error) error {
+		if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("%s did not finish within the call's %s: the page or app is still busy (ask again, or give the call a longer timeout): %w", a.Kind, limit, err)
+		}
+		return err
+	}
 	k, err := s.clients.of(ss)
 	if err != nil {
 		return failure("", err)
 	}
 	sess, note, err := k.session(ctx)
 	if err != nil {
-		return failure("", err)
+		return failure("", capped(err))
 	}
 	if note != "" {
 		note += "\n"
@@ -259,11 +266,7 @@ func (s *Server) run(ctx context.Context, ss *sdk.ServerSession, a action.Action
 	r, err := sess.Run(ctx, a)
 	s.log.Debug("tool call", "action", a.Kind, "ms", time.Since(start).Milliseconds(), "err", err)
 	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
-			// The call's cap, not the page's word: say so, worded.
-			err = fmt.Errorf("%s did not finish within the call's %s: the page or app is still busy (ask again, or give the call a longer timeout): %w", a.Kind, limit, err)
-		}
-		return failure(note+r.Text, k.failed(err))
+		return failure(note+r.Text, k.failed(capped(err)))
 	}
 	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: note + r.Text}}}
 	if r.Image != nil {
