@@ -89,7 +89,8 @@ func printPreview(t *testing.T, pdftotext string) {
 		// The Save dialog may still be drawing when the click settles.
 		run(action.Action{Kind: action.Wait, Target: nameField, Timeout: 10 * time.Second})
 	}
-	out := filepath.Join(t.TempDir(), "geo-preview.pdf")
+	// At act a file chooser saves only in the downloads folder.
+	out := filepath.Join(w.Browser().DownloadDir(), "geo-preview.pdf")
 	run(action.Action{Kind: action.Type, Target: nameField, Text: out, Clear: true})
 	run(action.Action{Kind: action.Click, Target: saveButton})
 	waitPDF(t, pdftotext, out, printMarker)
