@@ -5,9 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image"
-	"image/draw"
-	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,12 +93,12 @@ func TestCredentialScreenshot(t *testing.T) {
 		}
 	}
 	for k, name := range []string{"screenshot", "screenshot marks", "screenshot role:form"} {
-		a, b := rgba(t, pics[0][k]), rgba(t, pics[1][k])
+		a, b := leaktest.Pixels(t, pics[0][k]), leaktest.Pixels(t, pics[1][k])
 		if a.Bounds() != b.Bounds() || !bytes.Equal(a.Pix, b.Pix) {
 			t.Errorf("%s: the pictures of two credentials differ (%v, %v): a credential shows", name, a.Bounds(), b.Bounds())
 			save(t, name, pics[0][k], pics[1][k])
 		}
-		if bytes.Equal(rgba(t, before[k]).Pix, a.Pix) {
+		if bytes.Equal(leaktest.Pixels(t, before[k]).Pix, a.Pix) {
 			t.Errorf("%s: the picture is the page before typing: nothing was typed, or nothing painted over", name)
 		}
 	}
@@ -119,18 +116,6 @@ func save(t *testing.T, name string, a, b []byte) {
 			t.Logf("saved %s", f)
 		}
 	}
-}
-
-// rgba decodes a PNG into RGBA pixels.
-func rgba(t *testing.T, pic []byte) *image.RGBA {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(pic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := image.NewRGBA(img.Bounds())
-	draw.Draw(out, out.Bounds(), img, img.Bounds().Min, draw.Src)
-	return out
 }
 
 // TestCredentialPrint: print is refused while a credential is on the page

@@ -17,6 +17,7 @@ import (
 
 	"github.com/canopy-dev/canopy/action"
 	"github.com/canopy-dev/canopy/browser"
+	"github.com/canopy-dev/canopy/internal/leaktest"
 	"github.com/canopy-dev/canopy/policy"
 	"github.com/canopy-dev/canopy/session"
 	"github.com/canopy-dev/canopy/tree"
@@ -95,7 +96,7 @@ func shotsOnScreen(t *testing.T, secret string) (pics []*image.RGBA, page image.
 			t.Errorf("%s shows the credential:\n%s", a, r.Text)
 		}
 		if r.Image != nil {
-			pics = append(pics, decodeRGBA(t, r.Image))
+			pics = append(pics, leaktest.Pixels(t, r.Image))
 		}
 	}
 	snap, err := w.Snapshot(ctx, false)
@@ -125,16 +126,4 @@ func shotsOnScreen(t *testing.T, secret string) (pics []*image.RGBA, page image.
 		t.Fatalf("the page (%v) is not in the window's picture (%v)", page, pics[0].Bounds())
 	}
 	return pics, page
-}
-
-// decodeRGBA decodes a PNG into RGBA pixels.
-func decodeRGBA(t *testing.T, pic []byte) *image.RGBA {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(pic))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := image.NewRGBA(img.Bounds())
-	draw.Draw(out, out.Bounds(), img, img.Bounds().Min, draw.Src)
-	return out
 }
