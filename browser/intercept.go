@@ -139,16 +139,26 @@ func (i *interceptor) onEvent(ev any) {
 	go i.answer(e, u, err, w)
 }
 
+// browser is the browser's connection and a context for one answer to a
+// paused request; ok is false when the browser is gone.
+func (i *interceptor) browser() (*chromedp.Context, context.Context, context.CancelFunc, bool) {
+	c := chromedp.FromContext(i.b.browserCtx)
+	if c == nil || c.Browser == nil {
+		return nil, nil, nil, false
+	}
+	ctx, cancel := context.WithTimeout(i.b.browserCtx, 30*time.Second)
+	return c, ctx, cancel, true
+}
+
 // answer continues an allowed request and fails a refused one (err), after
 // noting it (for Navigate) and reporting it to the watch of the action in
 // progress when it was paused (w, or nil between actions).
 func (i *interceptor) answer(e *fetch.EventRequestPaused, u string, err error, w *watch) {
 	defer w.send(settle.Event{Kind: settle.Idle, Key: "fetch:" + string(e.RequestID)})
-	c := chromedp.FromContext(i.b.browserCtx)
-	if c == nil || c.Browser == nil {
+	c, ctx, cancel, ok := i.browser()
+	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(i.b.browserCtx, 30*time.Second)
 	defer cancel()
 	if err == nil {
 		params := fetch.ContinueRequestParams{RequestID: e.RequestID}
@@ -187,11 +197,10 @@ func (i *interceptor) answer(e *fetch.EventRequestPaused, u string, err error, w
 // prefetch or prerender by (preload.go).
 func (i *interceptor) answerResponse(e *fetch.EventRequestPaused, w *watch) {
 	defer w.send(settle.Event{Kind: settle.Idle, Key: "fetch:" + string(e.RequestID)})
-	c := chromedp.FromContext(i.b.browserCtx)
-	if c == nil || c.Browser == nil {
+	c, ctx, cancel, ok := i.browser()
+	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(i.b.browserCtx, 30*time.Second)
 	defer cancel()
 	params := fetch.ContinueResponseParams{RequestID: e.RequestID}
 	if kept, had := withoutRules(e.ResponseHeaders); had && e.ResponseErrorReason == "" {
